@@ -1,0 +1,83 @@
+"""API plumbing shared by every app: pagination and the one error shape.
+
+Every error leaving /api/ looks like {"error": {"code", "message", "details"}} so a
+client needs one code path for all of them.
+"""
+
+import logging
+
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, JsonResponse
+from rest_framework import exceptions, status
+from rest_framework.pagination import PageNumberPagination
+from rest_framework.response import Response
+from rest_framework.views import exception_handler as drf_exception_handler
+
+logger = logging.getLogger(__name__)
+
+
+class Pagination(PageNumberPagination):
+    page_size_query_param = "page_size"
+    max_page_size = 200
+
+
+class ApiError(exceptions.APIException):
+    """A user-fixable error with a stable code, raised by API views."""
+
+    def __init__(self, code: str, message: str, *, status_code: int = 400, details=None):
+        super().__init__(detail=message, code=code)
+        self.status_code = status_code
+        self.error_code = code
+        self.details = details
+
+
+def error_body(code: str, message: str, details=None) -> dict:
+    return {"error": {"code": code, "message": message, "details": details}}
+
+
+def _first_code(codes) -> str:
+    if isinstance(codes, str):
+        return codes
+    if isinstance(codes, dict):
+        codes = list(codes.values())
+    for item in codes:
+        found = _first_code(item)
+        if found:
+            return found
+    return "error"
+
+
+def exception_handler(exc, context):
+    if isinstance(exc, Http404):
+        exc = exceptions.NotFound()
+    elif isinstance(exc, PermissionDenied):
+        exc = exceptions.PermissionDenied()
+
+    response = drf_exception_handler(exc, context)
+    if response is None:
+        # A bug, not a user error: log it with its traceback and say so plainly.
+        logger.exception("Unhandled API error", exc_info=exc)
+        return Response(
+            error_body("server_error", "An unexpected error occurred."),
+            status=status.HTTP_500_INTERNAL_SERVER_ERROR,
+        )
+
+    if isinstance(exc, ApiError):
+        body = error_body(exc.error_code, str(exc.detail), exc.details)
+    elif isinstance(exc, exceptions.ValidationError):
+        body = error_body("invalid", "The request has invalid fields.", exc.detail)
+    else:
+        detail = exc.detail if isinstance(exc, exceptions.APIException) else str(exc)
+        code = _first_code(exc.get_codes()) if isinstance(exc, exceptions.APIException) else "error"
+        body = error_body(code, str(detail))
+    response.data = body
+    return response
+
+
+def api_not_found(request, *args, **kwargs):
+    """Unknown /api/ paths answer in the API's shape instead of an HTML 404 page."""
+    return JsonResponse(error_body("not_found", f"No API endpoint at {request.path}."), status=404)
+
+
+def api_server_error(request):
+    return JsonResponse(error_body("server_error", "An unexpected error occurred."), status=500)

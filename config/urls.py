@@ -1,0 +1,21 @@
+from django.contrib import admin
+from django.urls import include, path, re_path
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+
+from config.api import api_not_found
+from config.health import healthz
+
+api_patterns = [
+    path("schema/", SpectacularAPIView.as_view(), name="schema"),
+    path("docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="swagger-ui"),
+]
+
+urlpatterns = [
+    path("healthz", healthz, name="healthz"),
+    path("admin/", admin.site.urls),
+    path("api/", include(api_patterns)),
+    re_path(r"^api/", api_not_found),
+    path("", include("gameplay.urls")),
+]
+
+handler500 = "config.views.server_error"

@@ -1,0 +1,122 @@
+"""Settings read from the environment: good values parse, bad ones stop start-up by name."""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from django.core.exceptions import ImproperlyConfigured
+
+from config.env import env_bool, env_int, env_list, parse_broker_url, parse_database_url
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.mark.parametrize(
+    ("url", "engine", "name"),
+    [
+        ("postgres://postgres@127.0.0.1:5432/knock", "django.db.backends.postgresql", "knock"),
+        (
+            "postgresql://u:p@db.example.com/knock_prod",
+            "django.db.backends.postgresql",
+            "knock_prod",
+        ),
+        ("sqlite:////tmp/knock.sqlite3", "django.db.backends.sqlite3", "/tmp/knock.sqlite3"),
+    ],
+)
+def test_database_url_parses(url, engine, name):
+    config = parse_database_url(url)
+    assert config["ENGINE"] == engine
+    assert config["NAME"] == name
+
+
+@pytest.mark.parametrize(
+    "url", ["nonsense", "mongodb://h/db", "postgres://u:p@h:notaport/db", "postgres://h:5432"]
+)
+def test_malformed_database_url_names_the_variable(url):
+    with pytest.raises(ImproperlyConfigured, match="DATABASE_URL"):
+        parse_database_url(url)
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "redis://127.0.0.1:6379/0",
+        "amqp://guest:guest@rabbit:5672//",
+        "filesystem://",
+        "rediss://h:6380/1",
+    ],
+)
+def test_broker_url_parses(url):
+    assert parse_broker_url(url) == url
+
+
+@pytest.mark.parametrize(
+    "url", ["redis://127.0.0.1:port/0", "http://example.com", "nonsense", "redis://", "amqp:///"]
+)
+def test_malformed_broker_url_names_the_variable(url):
+    with pytest.raises(ImproperlyConfigured, match="CELERY_BROKER_URL"):
+        parse_broker_url(url)
+
+
+def test_typed_readers(monkeypatch):
+    monkeypatch.setenv("KNOCK_FLAG", "off")
+    monkeypatch.setenv("KNOCK_NUM", "12")
+    monkeypatch.setenv("KNOCK_LIST", "a.example, b.example ,")
+    assert env_bool("KNOCK_FLAG", default=True) is False
+    assert env_int("KNOCK_NUM", 0) == 12
+    assert env_list("KNOCK_LIST", []) == ["a.example", "b.example"]
+    monkeypatch.setenv("KNOCK_FLAG", "maybe")
+    with pytest.raises(ImproperlyConfigured, match="KNOCK_FLAG"):
+        env_bool("KNOCK_FLAG", default=True)
+    monkeypatch.setenv("KNOCK_NUM", "twelve")
+    with pytest.raises(ImproperlyConfigured, match="KNOCK_NUM"):
+        env_int("KNOCK_NUM", 0)
+
+
+def manage(*args: str, **env: str) -> subprocess.CompletedProcess:
+    clean = {
+        k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "DEBUG", "SECRET_KEY"}
+    }
+    clean.update(env)
+    return subprocess.run(
+        [sys.executable, "manage.py", *args],
+        cwd=ROOT,
+        env=clean,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def test_bad_database_url_stops_startup():
+    result = manage("check", DATABASE_URL="postgres://u:p@h:notaport/db")
+    assert result.returncode != 0
+    assert "DATABASE_URL" in result.stderr
+
+
+def test_bad_broker_url_stops_startup():
+    result = manage("check", CELERY_BROKER_URL="http://not-a-broker")
+    assert result.returncode != 0
+    assert "CELERY_BROKER_URL" in result.stderr
+
+
+def test_production_without_secret_key_is_a_clear_error():
+    result = manage("check", DEBUG="0", ALLOWED_HOSTS="knock.example.com")
+    assert result.returncode != 0
+    assert "SECRET_KEY must be set" in result.stderr
+
+
+def test_check_deploy_is_clean_under_production_settings():
+    result = manage(
+        "check",
+        "--deploy",
+        "--fail-level",
+        "WARNING",
+        DEBUG="0",
+        SECRET_KEY="k" * 10 + "production-secret-key-with-plenty-of-entropy-7f3a9c1e5b",
+        ALLOWED_HOSTS="knock.example.com",
+    )
+    assert result.returncode == 0, result.stderr
+    assert "System check identified no issues" in result.stdout
