@@ -1,0 +1,92 @@
+"""Provably fair dealing: every deck order follows from the match seed, and only from it.
+
+The algorithm is a published contract (anyone holding the revealed seed can re-deal every
+hand), so it must never change silently; tests pin the first deal of a known seed.
+
+Algorithm, for a seed (text) and a label (text, e.g. ``"hand:1"``):
+
+1. Key = UTF-8 bytes of the seed. Block ``i`` (i = 0, 1, 2, ...) =
+   HMAC-SHA256(key, UTF-8 bytes of ``f"{label}:{i}"``). The stream is block 0, block 1, ...
+   concatenated.
+2. The stream is read as consecutive 32-bit big-endian unsigned integers ``u``.
+3. A uniform integer below ``n`` is drawn by rejection sampling: let
+   ``limit = 2**32 - (2**32 % n)``; read ``u`` until ``u < limit``; the answer is ``u % n``
+   (no modulo bias).
+4. Fisher-Yates (Durstenfeld): for ``i`` from ``len - 1`` down to 1, draw ``j`` below
+   ``i + 1`` and swap items ``i`` and ``j``.
+
+The deck shuffled is `engine.cards.deck()` order (AS..KS, AH..KH, AD..KD, AC..KC); hand ``h``
+of a match (1-based) uses label ``f"hand:{h}"``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import struct
+
+from engine import cards
+
+_U32 = struct.Struct(">8I")
+_TWO32 = 1 << 32
+
+
+def _check_seed(seed: object) -> bytes:
+    if not isinstance(seed, str) or not seed:
+        raise ValueError(f"seed must be a non-empty string, got {seed!r}")
+    return seed.encode("utf-8")
+
+
+def commitment(seed: str) -> str:
+    """Hex SHA-256 of the seed, published before play so the seed cannot be swapped later."""
+    return hashlib.sha256(_check_seed(seed)).hexdigest()
+
+
+class Stream:
+    """Uniform integers from the HMAC-SHA256 counter-mode stream of (seed, label)."""
+
+    __slots__ = ("_block", "_buffer", "_mac", "_prefix")
+
+    def __init__(self, seed: str, label: str) -> None:
+        if not isinstance(label, str):
+            raise ValueError(f"label must be a string, got {label!r}")
+        self._mac = hmac.new(_check_seed(seed), digestmod=hashlib.sha256)
+        self._prefix = label + ":"
+        self._block = 0
+        self._buffer: list[int] = []
+
+    def _next_u32(self) -> int:
+        if not self._buffer:
+            mac = self._mac.copy()
+            mac.update(f"{self._prefix}{self._block}".encode())
+            self._block += 1
+            # Reversed so pop() yields the integers in stream order.
+            self._buffer = list(_U32.unpack(mac.digest()))[::-1]
+        return self._buffer.pop()
+
+    def below(self, n: int) -> int:
+        """A uniform integer in [0, n), by rejection sampling."""
+        if not isinstance(n, int) or not 1 <= n <= _TWO32:
+            raise ValueError(f"n must be an integer from 1 to 2**32, got {n!r}")
+        limit = _TWO32 - _TWO32 % n
+        u = self._next_u32()
+        while u >= limit:
+            u = self._next_u32()
+        return u % n
+
+
+def shuffle(items: list, seed: str, label: str) -> list:
+    """A new list: ``items`` in the Fisher-Yates order fixed by (seed, label)."""
+    out = list(items)
+    stream = Stream(seed, label)
+    for i in range(len(out) - 1, 0, -1):
+        j = stream.below(i + 1)
+        out[i], out[j] = out[j], out[i]
+    return out
+
+
+def shuffled_deck(seed: str, hand_number: int = 1, *, decks: int = 1, jokers: int = 0):
+    """The deck for hand ``hand_number`` (1-based) of the match with this seed."""
+    if not isinstance(hand_number, int) or isinstance(hand_number, bool) or hand_number < 1:
+        raise ValueError(f"hand_number must be a positive integer, got {hand_number!r}")
+    return shuffle(cards.deck(decks=decks, jokers=jokers), seed, f"hand:{hand_number}")

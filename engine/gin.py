@@ -1,0 +1,591 @@
+"""Gin Rummy hand evaluation: least deadwood, best discard, and the knock showdown.
+
+Data layout (why it is fast): a hand is one int, bit ``16 * suit + rank`` per card, so a
+suit is a 13-bit mask. Runs live inside one suit, so the least run-only deadwood of every
+13-bit mask is a table computed once at import. Sets cut across suits; only ranks held in
+three or four suits can form one, and the few ways to use them are enumerated exactly, with
+options that can never win pruned by a dominance rule (see `_set_options`). Results are exact.
+
+Rules cited from the seed (../shared/seeds/000_4b7389886c5c600a.txt) and the issue:
+"aces are considered low ... Q K A is not a legal run"; "Sets of 3 or 4 cards sharing the same
+rank"; "runs of 3 or more cards in sequence, of the same suit"; "aces are scored at 1 point,
+face cards at 10, and all other cards are scored at their numerical values".
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from engine import cards
+from engine.cards import Card
+
+SUIT_MASK = 0x1FFF
+SHIFT = cards.SUIT_SHIFT
+HAND_SIZES = (10, 11)
+
+#: Deadwood points by rank index 0 (ace) .. 12 (king).
+POINTS = tuple(min(r + 1, 10) for r in range(13))
+#: Bit of each standard card in a hand mask; text keys let callers pass "AS" directly.
+BIT: dict = {}
+for _c in cards.STANDARD_DECK:
+    BIT[_c] = BIT[_c.text] = 1 << _c.code
+#: Card for a bit position.
+CARD_AT: dict[int, Card] = {c.code: c for c in cards.STANDARD_DECK}
+_BIT_TO_CARD: dict[int, Card] = {1 << c.code: c for c in cards.STANDARD_DECK}
+
+
+def _suit_tables() -> tuple[list[int], list[int], list[int], list[int]]:
+    """Least run-only deadwood per 13-bit suit mask, the melded mask, and best-single-drop.
+
+    ``drop[m]`` is the most a single card's removal lowers ``dead[m]`` (may be negative when
+    every card is needed in a run of three); ``drop_bit[m]`` is that card (highest rank wins
+    ties, so a lower card is kept). Empty masks get ``drop = -999`` so they are never chosen.
+    """
+    size = 1 << 13
+    dead = [0] * size
+    melded = [0] * size
+    for m in range(1, size):
+        low = (m & -m).bit_length() - 1
+        best = dead[m & (m - 1)] + POINTS[low]
+        best_meld = melded[m & (m - 1)]
+        run = 1 << low
+        top = low
+        while top + 1 < 13 and m >> (top + 1) & 1:
+            top += 1
+            run |= 1 << top
+            if top - low >= 2:
+                rest = m & ~run
+                if dead[rest] < best:
+                    best = dead[rest]
+                    best_meld = melded[rest] | run
+        dead[m] = best
+        melded[m] = best_meld
+    drop = [-999] * size
+    drop_bit = [0] * size
+    for m in range(1, size):
+        bits = m
+        while bits:
+            b = bits & -bits
+            bits ^= b
+            gain = dead[m] - dead[m ^ b]
+            if gain >= drop[m]:
+                drop[m] = gain
+                drop_bit[m] = b
+    return dead, melded, drop, drop_bit
+
+
+DEAD, MELDED, DROP, DROP_BIT = _suit_tables()
+
+
+def _runnable(m: int) -> int:
+    """Cards of a suit mask that sit in some three-in-a-row of that mask."""
+    w = m & (m >> 1) & (m >> 2)
+    return (w | w << 1 | w << 2) & m
+
+
+RUNNABLE = [_runnable(m) for m in range(1 << 13)]
+
+
+@lru_cache(maxsize=1 << 16)
+def _set_options(p0, p1, p2, p3, r0, r1, r2, r3, pruned=True):
+    """Every useful way to form sets, as per-suit masks of the cards to keep for runs.
+
+    ``p*`` are the suits' cards at ranks held three or four times, ``r*`` those of them that
+    could join a run. Pruning (exact, proved in engine/README.md): a card that cannot join a
+    run is always better in a set than out of it, so "no set" is kept only when enough cards
+    of the rank could join runs, and a set of three out of four only when the card left out
+    could join a run. ``pruned=False`` lists every option (used for the knock showdown).
+    """
+    present = (p0, p1, p2, p3)
+    runs = (r0, r1, r2, r3)
+    per_rank = []
+    three = (p0 & p1 & (p2 | p3)) | (p2 & p3 & (p0 | p1))
+    bits = three
+    while bits:
+        b = bits & -bits
+        bits ^= b
+        suits = [s for s in range(4) if present[s] & b]
+        runners = [s for s in suits if runs[s] & b]
+        options = []
+        if not pruned or len(runners) >= (2 if len(suits) == 4 else 1):
+            options.append(())
+        if len(suits) == 4:
+            options.append(tuple(suits))
+            for s in suits:
+                if not pruned or s in runners:
+                    options.append(tuple(x for x in suits if x != s))
+        else:
+            options.append(tuple(suits))
+        per_rank.append([(b, opt) for opt in options])
+    out = []
+    for combo in itertools.product(*per_rank):
+        keep = [SUIT_MASK] * 4
+        for b, opt in combo:
+            for s in opt:
+                keep[s] &= ~b
+        out.append(tuple(keep))
+    return tuple(out)
+
+
+def _split(h: int) -> tuple[int, int, int, int]:
+    return h & SUIT_MASK, h >> 16 & SUIT_MASK, h >> 32 & SUIT_MASK, h >> 48
+
+
+def _options(m0: int, m1: int, m2: int, m3: int, three: int, pruned: bool = True):
+    return _set_options(
+        m0 & three,
+        m1 & three,
+        m2 & three,
+        m3 & three,
+        RUNNABLE[m0] & three,
+        RUNNABLE[m1] & three,
+        RUNNABLE[m2] & three,
+        RUNNABLE[m3] & three,
+        pruned,
+    )
+
+
+def deadwood_of_mask(h: int) -> int:
+    """Least deadwood points of a hand mask (any number of cards)."""
+    m0 = h & SUIT_MASK
+    m1 = h >> 16 & SUIT_MASK
+    m2 = h >> 32 & SUIT_MASK
+    m3 = h >> 48
+    three = (m0 & m1 & (m2 | m3)) | (m2 & m3 & (m0 | m1))
+    if not three:
+        return DEAD[m0] + DEAD[m1] + DEAD[m2] + DEAD[m3]
+    return min(
+        DEAD[m0 & a] + DEAD[m1 & b] + DEAD[m2 & c] + DEAD[m3 & d]
+        for a, b, c, d in _options(m0, m1, m2, m3, three)
+    )
+
+
+def _best_keep(h: int) -> tuple[int, tuple[int, int, int, int]]:
+    """Least deadwood of a mask and the per-suit keep masks that reach it."""
+    m0, m1, m2, m3 = _split(h)
+    three = (m0 & m1 & (m2 | m3)) | (m2 & m3 & (m0 | m1))
+    if not three:
+        return DEAD[m0] + DEAD[m1] + DEAD[m2] + DEAD[m3], (SUIT_MASK,) * 4
+    best = None
+    for keep in _options(m0, m1, m2, m3, three):
+        a, b, c, d = keep
+        v = DEAD[m0 & a] + DEAD[m1 & b] + DEAD[m2 & c] + DEAD[m3 & d]
+        if best is None or v < best[0]:
+            best = (v, keep)
+    return best
+
+
+def discard_of_mask(h: int) -> tuple[int, int]:
+    """(least deadwood after one discard, bit of that discard) for an 11-card mask.
+
+    For a fixed choice of sets the best discard is the suit card whose removal lowers run
+    deadwood most (table ``DROP``). The pruning of `_set_options` stays exact here except
+    for hands whose every card is melded; those are detected (a remainder with no card or
+    with every card indispensable) and answered 0 by discarding from a meld of four or more.
+    """
+    m0 = h & SUIT_MASK
+    m1 = h >> 16 & SUIT_MASK
+    m2 = h >> 32 & SUIT_MASK
+    m3 = h >> 48
+    three = (m0 & m1 & (m2 | m3)) | (m2 & m3 & (m0 | m1))
+    if not three:
+        d0, d1, d2, d3 = DROP[m0], DROP[m1], DROP[m2], DROP[m3]
+        top = max(d0, d1, d2, d3)
+        total = DEAD[m0] + DEAD[m1] + DEAD[m2] + DEAD[m3] - top
+        if top == d0:
+            return total, DROP_BIT[m0]
+        if top == d1:
+            return total, DROP_BIT[m1] << 16
+        if top == d2:
+            return total, DROP_BIT[m2] << 32
+        return total, DROP_BIT[m3] << 48
+    best = 999
+    best_bit = 0
+    for a, b, c, d in _options(m0, m1, m2, m3, three):
+        x0 = m0 & a
+        x1 = m1 & b
+        x2 = m2 & c
+        x3 = m3 & d
+        d0, d1, d2, d3 = DROP[x0], DROP[x1], DROP[x2], DROP[x3]
+        top = max(d0, d1, d2, d3)
+        if top < 0:
+            return _all_melded_discard(h)
+        v = DEAD[x0] + DEAD[x1] + DEAD[x2] + DEAD[x3] - top
+        if v < best:
+            best = v
+            if top == d0:
+                best_bit = DROP_BIT[x0]
+            elif top == d1:
+                best_bit = DROP_BIT[x1] << 16
+            elif top == d2:
+                best_bit = DROP_BIT[x2] << 32
+            else:
+                best_bit = DROP_BIT[x3] << 48
+    return best, best_bit
+
+
+def _all_melded_discard(h: int) -> tuple[int, int]:
+    """A hand whose every card is melded: discard the first card whose loss keeps it so."""
+    bits = h
+    while bits:
+        b = bits & -bits
+        bits ^= b
+        if deadwood_of_mask(h ^ b) == 0:
+            return 0, b
+    raise AssertionError("eleven melded cards always include a meld of four or more")
+
+
+def discards_of_mask(h: int) -> list[tuple[int, int]]:
+    """(bit, deadwood after discarding it) for every card, cheapest exact way."""
+    m0, m1, m2, m3 = _split(h)
+    three = (m0 & m1 & (m2 | m3)) | (m2 & m3 & (m0 | m1))
+    out = []
+    if not three:
+        masks = (m0, m1, m2, m3)
+        total = DEAD[m0] + DEAD[m1] + DEAD[m2] + DEAD[m3]
+        for s in range(4):
+            m = masks[s]
+            base = total - DEAD[m]
+            bits = m
+            while bits:
+                b = bits & -bits
+                bits ^= b
+                out.append((b << (16 * s), base + DEAD[m ^ b]))
+        return out
+    return [(b, deadwood_of_mask(h ^ b)) for b in _bits(h)]
+
+
+def _bits(h: int) -> list[int]:
+    out = []
+    while h:
+        b = h & -h
+        h ^= b
+        out.append(b)
+    return out
+
+
+def cards_of_mask(h: int) -> list[Card]:
+    """Cards of a mask in canonical order (suit S, H, D, C; ace to king)."""
+    return [_BIT_TO_CARD[b] for b in _bits(h)]
+
+
+def mask_of(hand, sizes: tuple[int, ...] | None = HAND_SIZES, what: str = "hand") -> int:
+    """Validated mask of a list of cards (or card text); ValueError names the problem."""
+    if isinstance(hand, str):
+        hand = cards.parse(hand)
+    if not isinstance(hand, (list, tuple)):
+        raise ValueError(f"{what} must be a list of cards, got {type(hand).__name__}")
+    try:
+        h = sum(map(BIT.__getitem__, hand))
+    except (KeyError, TypeError):
+        bad = next(x for x in hand if not isinstance(x, (Card, str)) or x not in BIT)
+        raise ValueError(f"{what}: {bad!r} is not a card of the standard deck") from None
+    if h.bit_count() != len(hand):
+        counts: dict = {}
+        for item in hand:
+            key = str(item)
+            counts[key] = counts.get(key, 0) + 1
+        dupes = sorted(k for k, n in counts.items() if n > 1)
+        raise ValueError(f"{what} has duplicate cards: {' '.join(dupes)}")
+    if sizes is not None and len(hand) not in sizes:
+        allowed = " or ".join(map(str, sizes))
+        raise ValueError(f"{what} must have {allowed} cards, got {len(hand)}")
+    return h
+
+
+def _runs_of(suit: int, m: int) -> list[list[Card]]:
+    """Split a melded suit mask into runs (its maximal blocks of consecutive ranks)."""
+    out = []
+    run: list[Card] = []
+    prev = -2
+    for r in range(13):
+        if m >> r & 1:
+            if r != prev + 1 and run:
+                out.append(run)
+                run = []
+            run.append(CARD_AT[suit * SHIFT + r])
+            prev = r
+    if run:
+        out.append(run)
+    return out
+
+
+@dataclass(frozen=True)
+class Arrangement:
+    """Melds and deadwood of a hand; lists are built on first use from the exact masks."""
+
+    mask: int
+    keep: tuple[int, int, int, int]
+    deadwood_points: int
+
+    @property
+    def melds(self) -> list[list[Card]]:
+        m = _split(self.mask)
+        out = []
+        set_bits = [m[s] & ~self.keep[s] for s in range(4)]
+        for r in range(13):
+            group = [CARD_AT[s * SHIFT + r] for s in range(4) if set_bits[s] >> r & 1]
+            if group:
+                out.append(group)
+        for s in range(4):
+            out.extend(_runs_of(s, MELDED[m[s] & self.keep[s]]))
+        return out
+
+    @property
+    def deadwood(self) -> list[Card]:
+        m = _split(self.mask)
+        dead = 0
+        for s in range(4):
+            rest = m[s] & self.keep[s]
+            dead |= (rest & ~MELDED[rest]) << (SHIFT * s)
+        return cards_of_mask(dead)
+
+    def to_json(self) -> dict:
+        return {
+            "melds": [[str(c) for c in meld] for meld in self.melds],
+            "deadwood": [str(c) for c in self.deadwood],
+            "deadwood_points": self.deadwood_points,
+        }
+
+
+def arrangement_of_mask(h: int) -> Arrangement:
+    points, keep = _best_keep(h)
+    return Arrangement(h, keep, points)
+
+
+def deadwood_points(hand) -> int:
+    """Least deadwood points of a 10- or 11-card hand (no arrangement built)."""
+    return deadwood_of_mask(mask_of(hand))
+
+
+def best_arrangement(hand) -> Arrangement:
+    """The arrangement of a 10- or 11-card hand with the least deadwood points."""
+    return arrangement_of_mask(mask_of(hand))
+
+
+def best_discard(hand) -> tuple[Card, Arrangement]:
+    """For 11 cards: the discard leaving the least deadwood, and the 10 cards' arrangement.
+
+    Ties go to the higher-ranked card within a suit so the cheaper card is kept.
+    """
+    h = mask_of(hand, (11,))
+    _, bit = discard_of_mask(h)
+    return _BIT_TO_CARD[bit], arrangement_of_mask(h ^ bit)
+
+
+# ---------------------------------------------------------------------------- showdown
+
+
+@dataclass(frozen=True)
+class Settlement:
+    """Outcome of a knock: who scores how much, and what both players laid out."""
+
+    kind: str
+    winner: str
+    points: int
+    layoffs: list[Card]
+    knocker_melds: list[list[Card]]
+    knocker_deadwood: list[Card]
+    knocker_points: int
+    defender_melds: list[list[Card]]
+    defender_deadwood: list[Card]
+    defender_points: int
+    layoff_targets: list[int] = field(default_factory=list)
+
+    def to_json(self) -> dict:
+        def texts(group):
+            return [str(c) for c in group]
+
+        return {
+            "kind": self.kind,
+            "winner": self.winner,
+            "points": self.points,
+            "knocker_melds": [texts(m) for m in self.knocker_melds],
+            "knocker_deadwood": texts(self.knocker_deadwood),
+            "knocker_deadwood_points": self.knocker_points,
+            "defender_melds": [texts(m) for m in self.defender_melds],
+            "defender_deadwood": texts(self.defender_deadwood),
+            "defender_deadwood_points": self.defender_points,
+            "layoffs": texts(self.layoffs),
+            "layoff_targets": list(self.layoff_targets),
+        }
+
+
+def _suit_meld_choices(m: int) -> list[int]:
+    """Every melded sub-mask of a suit mask (blocks of 3+ in a row) with least deadwood."""
+    target = DEAD[m]
+    found = set()
+
+    def walk(rest: int, melded: int) -> None:
+        if not rest:
+            dead = m & ~melded
+            if sum(POINTS[r] for r in range(13) if dead >> r & 1) == target:
+                found.add(melded)
+            return
+        low = rest & -rest
+        walk(rest ^ low, melded)
+        r = low.bit_length() - 1
+        run = 0
+        for top in range(r, 13):
+            if not rest >> top & 1:
+                break
+            run |= 1 << top
+            if top - r >= 2:
+                walk(rest & ~run, melded | run)
+
+    walk(m, 0)
+    return sorted(found)
+
+
+def _knocker_layouts(h: int, points: int) -> list[tuple[list[tuple[int, int]], list[int]]]:
+    """All least-deadwood layouts as (sets as (rank bit, suit tuple), per-suit melded runs)."""
+    m = _split(h)
+    three = (m[0] & m[1] & (m[2] | m[3])) | (m[2] & m[3] & (m[0] | m[1]))
+    layouts = []
+    for keep in _options(*m, three, pruned=False):
+        rest = [m[s] & keep[s] for s in range(4)]
+        if sum(DEAD[x] for x in rest) != points:
+            continue
+        sets = []
+        for r in range(13):
+            suits = tuple(s for s in range(4) if (m[s] & ~keep[s]) >> r & 1)
+            if suits:
+                sets.append((r, suits))
+        for runs in itertools.product(*(_suit_meld_choices(x) for x in rest)):
+            layouts.append((sets, list(runs)))
+    return layouts
+
+
+def _layoff_best(d: int, sets, runs) -> tuple[int, int, list[tuple[int, int]]]:
+    """Defender's least deadwood after laying off on the knocker's melds.
+
+    Returns (points, laid-off mask, [(bit, meld index)]). Sets of three take their missing
+    fourth card; runs take chains of cards extending either end, card by card.
+    """
+    dm = _split(d)
+    choices = []  # each: list of alternatives, an alternative = list of (bit, meld index)
+    for i, (r, suits) in enumerate(sets):
+        if len(suits) == 3:
+            (s,) = {0, 1, 2, 3} - set(suits)
+            if dm[s] >> r & 1:
+                choices.append([[], [(1 << (SHIFT * s + r), i)]])
+    meld_index = len(sets)
+    for s in range(4):
+        for block in _runs_of(s, runs[s]):
+            lo = block[0].code - SHIFT * s
+            hi = block[-1].code - SHIFT * s
+            for step, start in ((-1, lo - 1), (1, hi + 1)):
+                chain: list[tuple[int, int]] = []
+                alternatives = [[]]
+                r = start
+                while 0 <= r < 13 and dm[s] >> r & 1:
+                    chain = [*chain, (1 << (SHIFT * s + r), meld_index)]
+                    alternatives.append(chain)
+                    r += step
+                if len(alternatives) > 1:
+                    choices.append(alternatives)
+            meld_index += 1
+    best = (deadwood_of_mask(d), 0, [])
+    for combo in itertools.product(*choices):
+        laid = [x for alt in combo for x in alt]
+        mask = 0
+        for b, _ in laid:
+            mask |= b
+        if mask.bit_count() != len(laid) or not laid:
+            continue
+        points = deadwood_of_mask(d & ~mask)
+        if (points, len(laid)) < (best[0], best[1].bit_count()):
+            best = (points, mask, laid)
+    return best
+
+
+def _layout_melds(sets, runs) -> list[list[Card]]:
+    out = [[CARD_AT[s * SHIFT + r] for s in suits] for r, suits in sets]
+    for s in range(4):
+        out.extend(_runs_of(s, runs[s]))
+    return out
+
+
+def settle(
+    knocker_hand,
+    defender_hand,
+    *,
+    knock_limit: int = 10,
+    gin_bonus: int = 25,
+    big_gin_bonus: int = 31,
+    undercut_bonus: int = 25,
+) -> Settlement:
+    """Score a knock. ``knocker_hand``: 10 cards after the discard, or 11 for big gin.
+
+    The knocker's layout is the least-deadwood one that leaves the defender least to lay off
+    (issue 3); the defender gets the best layout and layoffs for them. The knocker never lays
+    off. Gin and big gin allow the defender no layoffs (seed: "There is no chance to lay off
+    when a player goes gin").
+    """
+    for name, value in (
+        ("knock_limit", knock_limit),
+        ("gin_bonus", gin_bonus),
+        ("big_gin_bonus", big_gin_bonus),
+        ("undercut_bonus", undercut_bonus),
+    ):
+        if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+            raise ValueError(f"{name} must be a non-negative integer, got {value!r}")
+    k = mask_of(knocker_hand, HAND_SIZES, "knocker hand")
+    d = mask_of(defender_hand, (10,), "defender hand")
+    if k & d:
+        both = " ".join(str(c) for c in cards_of_mask(k & d))
+        raise ValueError(f"cards in both hands: {both}")
+    k_points = deadwood_of_mask(k)
+    if k.bit_count() == 11 and k_points:
+        raise ValueError("an 11-card knocker hand must be big gin (every card melded)")
+    if k_points > knock_limit:
+        raise ValueError(f"knocker deadwood {k_points} is over the knock limit {knock_limit}")
+    d_arr = arrangement_of_mask(d)
+    if k_points == 0:
+        kind = "big_gin" if k.bit_count() == 11 else "gin"
+        bonus = big_gin_bonus if kind == "big_gin" else gin_bonus
+        k_arr = arrangement_of_mask(k)
+        return Settlement(
+            kind=kind,
+            winner="knocker",
+            points=bonus + d_arr.deadwood_points,
+            layoffs=[],
+            knocker_melds=k_arr.melds,
+            knocker_deadwood=[],
+            knocker_points=0,
+            defender_melds=d_arr.melds,
+            defender_deadwood=d_arr.deadwood,
+            defender_points=d_arr.deadwood_points,
+        )
+    best = None
+    for sets, runs in _knocker_layouts(k, k_points):
+        points, mask, laid = _layoff_best(d, sets, runs)
+        if best is None or points > best[0]:
+            best = (points, mask, laid, sets, runs)
+    d_points, laid_mask, laid, sets, runs = best
+    melded = 0
+    for r, suits in sets:
+        for s in suits:
+            melded |= 1 << (SHIFT * s + r)
+    for s in range(4):
+        melded |= runs[s] << (SHIFT * s)
+    rest = arrangement_of_mask(d & ~laid_mask)
+    if d_points <= k_points:
+        kind, winner, points = "undercut", "defender", undercut_bonus + k_points - d_points
+    else:
+        kind, winner, points = "knock", "knocker", d_points - k_points
+    return Settlement(
+        kind=kind,
+        winner=winner,
+        points=points,
+        layoffs=[_BIT_TO_CARD[b] for b, _ in laid],
+        knocker_melds=_layout_melds(sets, runs),
+        knocker_deadwood=cards_of_mask(k & ~melded),
+        knocker_points=k_points,
+        defender_melds=rest.melds,
+        defender_deadwood=rest.deadwood,
+        defender_points=d_points,
+        layoff_targets=[i for _, i in laid],
+    )

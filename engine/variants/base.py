@@ -1,0 +1,150 @@
+"""What every variant offers, so the server treats Gin, Basic and Indian Rummy alike.
+
+A `Variant` is a stateless rule book: it validates options, starts a `Game` from a seed,
+picks bot moves, replays a move log and plays whole bot matches. A `Game` is one match in
+progress; actions and views are plain JSON so an API can pass them through untouched.
+"""
+
+from __future__ import annotations
+
+import abc
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Option:
+    """One match option: its type, default and allowed range."""
+
+    name: str
+    kind: type  # int or bool
+    default: Any
+    minimum: int | None = None
+    maximum: int | None = None
+    help: str = ""
+
+    def check(self, value: Any) -> Any:
+        if self.kind is bool:
+            if not isinstance(value, bool):
+                raise ValueError(f"option {self.name!r} must be true or false, got {value!r}")
+            return value
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise ValueError(f"option {self.name!r} must be an integer, got {value!r}")
+        if self.minimum is not None and value < self.minimum:
+            raise ValueError(f"option {self.name!r} must be at least {self.minimum}, got {value}")
+        if self.maximum is not None and value > self.maximum:
+            raise ValueError(f"option {self.name!r} must be at most {self.maximum}, got {value}")
+        return value
+
+
+@dataclass(frozen=True)
+class Record:
+    """A finished bot match: its JSON move log and result."""
+
+    moves: list[dict]
+    result: dict
+
+
+class Game(abc.ABC):
+    """One match in progress. Illegal actions raise `IllegalAction` and change nothing."""
+
+    seq: int
+    to_move: int | None
+    over: bool
+    result: dict | None
+
+    @property
+    @abc.abstractmethod
+    def moves(self) -> list[dict]:
+        """JSON move log: ``{"seat": s, "action": {...}}`` per accepted action."""
+
+    @abc.abstractmethod
+    def legal_actions(self, seat: int) -> list[dict]:
+        """Every action ``seat`` may take now; [] when it is not that seat's turn."""
+
+    @abc.abstractmethod
+    def apply(self, action: dict, seat: int | None = None) -> None:
+        """Play ``action`` for ``seat`` (default: the seat to move)."""
+
+    @abc.abstractmethod
+    def view(self, seat: int | None) -> dict:
+        """What ``seat`` may see (None: a spectator), JSON-safe."""
+
+
+class Variant(abc.ABC):
+    """A rule book; subclasses set the class attributes and implement `new`, `bot_action`."""
+
+    name: str
+    min_players: int
+    max_players: int
+    options: tuple[Option, ...] = ()
+    bots: tuple[str, ...] = ()
+
+    def validate_options(self, options: dict | None) -> dict:
+        """Options with every default filled in; ValueError names the bad option."""
+        if options is None:
+            options = {}
+        if not isinstance(options, dict):
+            raise ValueError(f"options must be a dict, got {type(options).__name__}")
+        known = {o.name: o for o in self.options}
+        unknown = sorted(str(k) for k in options if k not in known)
+        if unknown:
+            raise ValueError(
+                f"unknown option {unknown[0]!r} for {self.name}; known: {', '.join(known)}"
+            )
+        out = {
+            name: o.check(options[name]) if name in options else o.default
+            for name, o in known.items()
+        }
+        self.check_option_combination(out)
+        return out
+
+    def check_option_combination(self, options: dict) -> None:  # noqa: B027 - optional hook
+        """Hook for rules between options; raise ValueError naming the conflict."""
+
+    def validate_players(self, players: int) -> int:
+        if not isinstance(players, int) or isinstance(players, bool):
+            raise ValueError(f"players must be an integer, got {players!r}")
+        if not self.min_players <= players <= self.max_players:
+            raise ValueError(
+                f"{self.name} needs {self.min_players} to {self.max_players} players, got {players}"
+            )
+        return players
+
+    def validate_bot(self, bot: str) -> str:
+        if bot not in self.bots:
+            raise ValueError(f"unknown bot {bot!r} for {self.name}; known: {', '.join(self.bots)}")
+        return bot
+
+    @abc.abstractmethod
+    def new(self, players: int, seed: str, options: dict | None = None) -> Game:
+        """A match dealt from ``seed``."""
+
+    @abc.abstractmethod
+    def bot_action(self, game: Game, seat: int, bot: str = "greedy") -> dict:
+        """The move bot ``bot`` makes for ``seat``; deterministic given the seed and state."""
+
+    def replay(
+        self, moves: list[dict], players: int, seed: str, options: dict | None = None
+    ) -> Game:
+        """Rebuild a match from its move log; IllegalAction if any move is illegal."""
+        if not isinstance(moves, list):
+            raise ValueError(f"moves must be a list, got {type(moves).__name__}")
+        game = self.new(players, seed, options)
+        for i, move in enumerate(moves):
+            if not isinstance(move, dict) or set(move) != {"seat", "action"}:
+                raise ValueError(f"move {i} must be {{'seat': int, 'action': dict}}, got {move!r}")
+            game.apply(move["action"], move["seat"])
+        return game
+
+    def play(self, players: int, seed: str, bots: list[str], options: dict | None = None) -> Record:
+        """A whole match between bots, one bot name per seat."""
+        if not isinstance(bots, (list, tuple)) or len(bots) != players:
+            raise ValueError(f"bots must list one bot per seat ({players}), got {bots!r}")
+        for bot in bots:
+            self.validate_bot(bot)
+        game = self.new(players, seed, options)
+        while not game.over:
+            seat = game.to_move
+            game.apply(self.bot_action(game, seat, bots[seat]), seat)
+        return Record(moves=game.moves, result=game.result)
