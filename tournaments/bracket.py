@@ -110,7 +110,9 @@ class Bracket:
     advance: int
     third_place: bool
     rounds: tuple[tuple[Table, ...], ...]
-    _index: dict[TableRef, Table] = field(repr=False, compare=False, default_factory=dict)
+    _index: dict[TableRef, Table] = field(
+        init=False, repr=False, compare=False, default_factory=dict
+    )
 
     def __post_init__(self) -> None:
         self._index.update({t.ref: t for rnd in self.rounds for t in rnd})
@@ -257,7 +259,7 @@ def _place_ranks(shape: list[list[int]]) -> list[int]:
 
 
 def _snake(items: list[int], caps: list[int]) -> list[list[int]]:
-    """Deal ``items`` to buckets 0..m-1, m-1..0, ...; a full bucket is skipped."""
+    """Deal ascending ``items`` to buckets 0..m-1, m-1..0, ...; a full bucket is skipped."""
     m = len(caps)
     if min(caps) == max(caps):
         # The common case, with slices: bucket i takes every 2m-th item from i and 2m-1-i.
