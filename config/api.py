@@ -13,6 +13,8 @@ from rest_framework.pagination import PageNumberPagination
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
+from config.errors import DomainError
+
 logger = logging.getLogger(__name__)
 
 
@@ -48,6 +50,8 @@ def _first_code(codes) -> str:
 
 
 def exception_handler(exc, context):
+    if isinstance(exc, DomainError):
+        return Response(error_body(exc.code, exc.message, exc.details), status=exc.status_code)
     if isinstance(exc, Http404):
         exc = exceptions.NotFound()
     elif isinstance(exc, PermissionDenied):

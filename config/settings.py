@@ -207,3 +207,24 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
     "loggers": {"django.db.backends": {"level": "WARNING"}},
 }
+
+# --- Knock gameplay ----------------------------------------------------------------
+# Shown as provisional while OpenSkill's uncertainty is above this (it starts at 25/3).
+KNOCK_RATING_PROVISIONAL_SIGMA = 5.0
+# XP for what happens in a finished match (admins tune levels; these tune the pace).
+KNOCK_XP = {"played": 10, "won": 30, "hand_won": 2, "gin": 10, "big_gin": 25, "undercut": 10}
+KNOCK_MATCHMAKING = {
+    "base_window": 2.0,  # ordinal points either side at once
+    "widen_per_second": 0.25,  # the window grows while a player waits
+    "bot_fill_after_seconds": 30,  # rooms with bots allowed fill empty seats after this
+}
+CELERY_BEAT_SCHEDULE |= {
+    "gameplay-pair-queued-players": {
+        "task": "gameplay.tasks.pair_queued_players",
+        "schedule": 5.0,
+    },
+    "gameplay-sweep-turn-deadlines": {
+        "task": "gameplay.tasks.sweep_turn_deadlines",
+        "schedule": 10.0,
+    },
+}

@@ -8,6 +8,7 @@ from config.health import healthz
 api_patterns = [
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="swagger-ui"),
+    path("", include("gameplay.api_urls")),
 ]
 
 urlpatterns = [

@@ -17,7 +17,8 @@ def test_healthz_ok(client):
 @pytest.mark.django_db
 def test_healthz_names_an_unreachable_broker(client, monkeypatch):
     # Nothing listens on port 1: a real connection attempt that fails.
-    for name in ("broker_url", "broker_write_url"):
+    # broker_write_url falls back to broker_url when read, so patch (and restore) it first.
+    for name in ("broker_write_url", "broker_url"):
         monkeypatch.setattr(celery_app.conf, name, "redis://127.0.0.1:1/0")
     response = client.get("/healthz")
     assert response.status_code == 503

@@ -1,0 +1,141 @@
+"""The gameplay API: accounts, rooms, matches played move by move. No business logic here."""
+
+from django.shortcuts import get_object_or_404
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework import generics, status
+from rest_framework.authtoken.views import ObtainAuthToken
+from rest_framework.permissions import AllowAny
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from config.errors import NotFound
+from gameplay import selectors, services
+from gameplay.models import Match, Player, Room
+from gameplay.serializers import (
+    ActionSerializer,
+    MatchSummarySerializer,
+    PlayerSerializer,
+    PlaySerializer,
+    RegisterSerializer,
+    RoomSerializer,
+    TitleChoiceSerializer,
+)
+
+
+class RegisterView(APIView):
+    permission_classes = [AllowAny]
+    authentication_classes: list = []
+
+    @extend_schema(request=RegisterSerializer, responses={201: dict})
+    def post(self, request):
+        data = RegisterSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        player = services.player_register(**data.validated_data)
+        return Response(
+            {
+                "id": player.pk,
+                "username": player.user.username,
+                "token": player.user.auth_token.key,
+            },
+            status=status.HTTP_201_CREATED,
+        )
+
+
+class TokenView(ObtainAuthToken):
+    """POST username and password, get {"token"}."""
+
+
+class RoomList(generics.ListAPIView):
+    serializer_class = RoomSerializer
+    pagination_class = None  # a lobby is a handful of rooms
+
+    def get_queryset(self):
+        if getattr(self, "swagger_fake_view", False):  # schema generation has no user
+            return Room.objects.none()
+        return selectors.rooms_for(services.player_for_user(self.request.user))
+
+
+class RoomPlay(APIView):
+    @extend_schema(
+        request=PlaySerializer,
+        responses={201: OpenApiResponse(dict), 202: OpenApiResponse(dict)},
+    )
+    def post(self, request, pk: int):
+        data = PlaySerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        room = get_object_or_404(Room, pk=pk, active=True)
+        player = services.player_for_user(request.user)
+        outcome = services.room_play(
+            player=player, room=room, opponent=data.validated_data["opponent"]
+        )
+        if isinstance(outcome, Match):
+            return Response({"match": outcome.pk}, status=status.HTTP_201_CREATED)
+        return Response({"queued": True, "room": room.pk}, status=status.HTTP_202_ACCEPTED)
+
+
+class QueueLeave(APIView):
+    @extend_schema(request=None, responses={204: None})
+    def delete(self, request):
+        services.queue_leave(player=services.player_for_user(request.user))
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class Me(generics.RetrieveAPIView):
+    serializer_class = PlayerSerializer
+
+    def get_object(self):
+        return services.player_for_user(self.request.user)
+
+
+class MeTitle(APIView):
+    @extend_schema(request=TitleChoiceSerializer, responses={204: None})
+    def post(self, request):
+        data = TitleChoiceSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        services.title_display(
+            player=services.player_for_user(request.user), title_id=data.validated_data["title"]
+        )
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class MyMatches(generics.ListAPIView):
+    serializer_class = MatchSummarySerializer
+
+    def get_queryset(self):
+        if getattr(self, "swagger_fake_view", False):
+            return Match.objects.none()
+        return selectors.matches_of(services.player_for_user(self.request.user))
+
+
+class PlayerDetail(generics.RetrieveAPIView):
+    serializer_class = PlayerSerializer
+    queryset = Player.objects.select_related("displayed_title").prefetch_related("ratings")
+
+
+def _match_or_404(match_id: int, player: Player) -> Match:
+    match = selectors.match_for(match_id, player)
+    if match is None:
+        raise NotFound("No such match.")
+    return match
+
+
+class MatchDetail(APIView):
+    @extend_schema(responses={200: dict})
+    def get(self, request, pk: int):
+        player = services.player_for_user(request.user)
+        return Response(selectors.match_view(_match_or_404(pk, player), player))
+
+
+class MatchActions(APIView):
+    @extend_schema(request=ActionSerializer, responses={200: dict})
+    def post(self, request, pk: int):
+        data = ActionSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        player = services.player_for_user(request.user)
+        services.match_act(
+            match_id=pk,
+            player=player,
+            seq=data.validated_data["seq"],
+            action=data.validated_data["action"],
+        )
+        return Response(selectors.match_view(_match_or_404(pk, player), player))

@@ -1,0 +1,406 @@
+"""Players, progression, rooms and matches.
+
+Tables and their constraints only; every write goes through gameplay.services.
+"""
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+VARIANT_CHOICES = [("gin", "Gin Rummy"), ("basic", "Basic Rummy"), ("indian", "Indian Rummy")]
+
+
+class Metric(models.TextChoices):
+    """Counters kept per player; achievement and title rules compare one to a threshold."""
+
+    MATCHES_PLAYED = "matches_played", "Matches played"
+    MATCHES_WON = "matches_won", "Matches won"
+    HANDS_WON = "hands_won", "Hands won"
+    GINS = "gins", "Gins"
+    BIG_GINS = "big_gins", "Big gins"
+    UNDERCUTS = "undercuts", "Undercuts"
+    WIN_STREAK = "win_streak", "Current win streak"
+    BEST_WIN_STREAK = "best_win_streak", "Best win streak"
+    TOURNAMENTS_WON = "tournaments_won", "Tournaments won"
+    LEAGUE_PROMOTIONS = "league_promotions", "League promotions"
+    LEAGUE_TITLES = "league_titles", "League division titles"
+    LEVEL = "level", "Level reached"
+
+
+class Title(models.Model):
+    """A displayable honour; granted by levels, rewards or its own rule."""
+
+    code = models.SlugField(unique=True)
+    name = models.CharField(max_length=80)
+    description = models.TextField(blank=True)
+    metric = models.CharField(max_length=32, choices=Metric.choices, blank=True)
+    threshold = models.PositiveIntegerField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["name"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(metric="", threshold__isnull=True)
+                | (~Q(metric="") & Q(threshold__isnull=False)),
+                name="title_rule_complete_or_absent",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Reward(models.Model):
+    """A bundle of XP, coins and an optional title, granted at most once per reason."""
+
+    code = models.SlugField(unique=True)
+    name = models.CharField(max_length=80)
+    xp = models.PositiveIntegerField(default=0)
+    coins = models.PositiveIntegerField(default=0)
+    title = models.ForeignKey(Title, null=True, blank=True, on_delete=models.SET_NULL)
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Level(models.Model):
+    number = models.PositiveIntegerField(unique=True)
+    xp_required = models.PositiveIntegerField(unique=True)
+    title = models.ForeignKey(Title, null=True, blank=True, on_delete=models.SET_NULL)
+
+    class Meta:
+        ordering = ["number"]
+        constraints = [models.CheckConstraint(condition=Q(number__gte=1), name="level_from_one")]
+
+    def __str__(self) -> str:
+        return f"Level {self.number} ({self.xp_required} XP)"
+
+
+class Achievement(models.Model):
+    class Tier(models.TextChoices):
+        BRONZE = "bronze", "Bronze"
+        SILVER = "silver", "Silver"
+        GOLD = "gold", "Gold"
+        PLATINUM = "platinum", "Platinum"
+
+    code = models.SlugField(unique=True)
+    name = models.CharField(max_length=80)
+    description = models.TextField(blank=True)
+    hidden = models.BooleanField(
+        default=False, help_text="Name and rule stay secret until unlocked."
+    )
+    tier = models.CharField(max_length=16, choices=Tier.choices, default=Tier.BRONZE)
+    metric = models.CharField(max_length=32, choices=Metric.choices)
+    threshold = models.PositiveIntegerField()
+    reward = models.ForeignKey(Reward, null=True, blank=True, on_delete=models.SET_NULL)
+
+    class Meta:
+        ordering = ["metric", "threshold"]
+        constraints = [
+            models.CheckConstraint(condition=Q(threshold__gte=1), name="achievement_threshold_pos")
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Player(models.Model):
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE)
+    display_name = models.CharField(max_length=40)
+    is_bot = models.BooleanField(default=False)
+    bot_kind = models.CharField(max_length=16, blank=True, help_text="Engine bot for bot players.")
+    xp = models.PositiveIntegerField(default=0)
+    level = models.PositiveIntegerField(default=1)
+    coins = models.IntegerField(default=0)
+    displayed_title = models.ForeignKey(
+        Title, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    titles = models.ManyToManyField(Title, through="PlayerTitle", related_name="holders")
+    achievements = models.ManyToManyField(
+        Achievement, through="PlayerAchievement", related_name="holders"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["display_name"]
+        constraints = [
+            # The ledger's last line of defence: no write path can overdraw a balance.
+            models.CheckConstraint(condition=Q(coins__gte=0), name="player_coins_not_negative"),
+            models.CheckConstraint(
+                condition=Q(is_bot=False, bot_kind="") | Q(is_bot=True) & ~Q(bot_kind=""),
+                name="player_bot_kind_iff_bot",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.display_name
+
+
+class CoinEntry(models.Model):
+    """One credit or debit; balances change only by appending a row (refunds too)."""
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="coin_entries")
+    amount = models.IntegerField()
+    balance_after = models.IntegerField()
+    reason = models.CharField(max_length=120)
+    key = models.CharField(
+        max_length=120, help_text="Idempotency key: the same key is never booked twice."
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-id"]
+        verbose_name_plural = "coin entries"
+        constraints = [
+            models.UniqueConstraint(fields=["player", "key"], name="coin_entry_once_per_key"),
+            models.CheckConstraint(condition=~Q(amount=0), name="coin_entry_nonzero"),
+            models.CheckConstraint(
+                condition=Q(balance_after__gte=0), name="coin_balance_after_pos"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.amount:+} coins: {self.reason}"
+
+
+class XpEntry(models.Model):
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="xp_entries")
+    amount = models.PositiveIntegerField()
+    reason = models.CharField(max_length=120)
+    key = models.CharField(max_length=120)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-id"]
+        verbose_name_plural = "XP entries"
+        constraints = [
+            models.UniqueConstraint(fields=["player", "key"], name="xp_entry_once_per_key")
+        ]
+
+    def __str__(self) -> str:
+        return f"+{self.amount} XP: {self.reason}"
+
+
+class PlayerTitle(models.Model):
+    player = models.ForeignKey(Player, on_delete=models.CASCADE)
+    title = models.ForeignKey(Title, on_delete=models.CASCADE)
+    reason = models.CharField(max_length=120, blank=True)
+    granted_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["player", "title"], name="player_title_once")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player_id} holds {self.title_id}"
+
+
+class PlayerAchievement(models.Model):
+    player = models.ForeignKey(Player, on_delete=models.CASCADE)
+    achievement = models.ForeignKey(Achievement, on_delete=models.CASCADE)
+    unlocked_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["player", "achievement"], name="player_achievement_once"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player_id} unlocked {self.achievement_id}"
+
+
+class RewardGrant(models.Model):
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="reward_grants")
+    reward = models.ForeignKey(Reward, on_delete=models.PROTECT)
+    reason = models.CharField(max_length=120)
+    key = models.CharField(max_length=120)
+    granted_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-id"]
+        constraints = [
+            models.UniqueConstraint(fields=["player", "key"], name="reward_grant_once_per_key")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.reward_id} for {self.player_id}: {self.reason}"
+
+
+class PlayerMetric(models.Model):
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="metrics")
+    metric = models.CharField(max_length=32, choices=Metric.choices)
+    value = models.IntegerField(default=0)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["player", "metric"], name="player_metric_once")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.metric} = {self.value}"
+
+
+class Rating(models.Model):
+    """OpenSkill (Plackett-Luce) rating of one player in one variant."""
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="ratings")
+    variant = models.CharField(max_length=16, choices=VARIANT_CHOICES)
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    ordinal = models.FloatField(db_index=True, help_text="mu - 3 sigma: the displayed rating.")
+    rated_matches = models.PositiveIntegerField(default=0)
+    last_rated_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["player", "variant"], name="rating_per_variant")
+        ]
+        indexes = [models.Index(fields=["variant", "-ordinal"], name="rating_leaderboard")]
+
+    def __str__(self) -> str:
+        return f"{self.variant} {self.ordinal:.1f}"
+
+    @property
+    def provisional(self) -> bool:
+        return self.sigma > settings.KNOCK_RATING_PROVISIONAL_SIGMA
+
+
+class RatingChange(models.Model):
+    """History of a rating, one row per rated match, for the profile chart."""
+
+    rating = models.ForeignKey(Rating, on_delete=models.CASCADE, related_name="history")
+    match = models.ForeignKey("Match", on_delete=models.CASCADE, related_name="rating_changes")
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    ordinal = models.FloatField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["id"]
+        constraints = [
+            models.UniqueConstraint(fields=["rating", "match"], name="rating_change_once")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.ordinal:.1f} after match {self.match_id}"
+
+
+class Room(models.Model):
+    name = models.CharField(max_length=80, unique=True)
+    variant = models.CharField(max_length=16, choices=VARIANT_CHOICES)
+    options = models.JSONField(default=dict, blank=True)
+    seats = models.PositiveSmallIntegerField(default=2)
+    min_level = models.PositiveIntegerField(default=1)
+    entry_fee = models.PositiveIntegerField(default=0)
+    turn_seconds = models.PositiveIntegerField(default=60)
+    max_timeouts = models.PositiveSmallIntegerField(
+        default=3, help_text="Timeouts after which a player forfeits the match."
+    )
+    bots_allowed = models.BooleanField(default=True)
+    active = models.BooleanField(default=True)
+
+    class Meta:
+        ordering = ["min_level", "name"]
+        constraints = [
+            models.CheckConstraint(condition=Q(seats__gte=2, seats__lte=6), name="room_seats_2_6"),
+            models.CheckConstraint(condition=Q(turn_seconds__gte=5), name="room_turn_seconds_min"),
+            models.CheckConstraint(condition=Q(max_timeouts__gte=1), name="room_max_timeouts_min"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Match(models.Model):
+    class Status(models.TextChoices):
+        ACTIVE = "active", "Active"
+        FINISHED = "finished", "Finished"
+        DISPUTED = "disputed", "Disputed"
+
+    room = models.ForeignKey(Room, null=True, blank=True, on_delete=models.SET_NULL)
+    variant = models.CharField(max_length=16, choices=VARIANT_CHOICES)
+    options = models.JSONField(default=dict)
+    players = models.PositiveSmallIntegerField()
+    seed = models.CharField(max_length=128, help_text="Secret until the match ends.")
+    commitment = models.CharField(max_length=64, help_text="SHA-256 of the seed, public.")
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.ACTIVE)
+    seq = models.PositiveIntegerField(default=0, help_text="Number of accepted actions.")
+    to_move = models.PositiveSmallIntegerField(null=True, blank=True)
+    turn_deadline = models.DateTimeField(null=True, blank=True)
+    state = models.BinaryField(help_text="Engine state after the last action (a cache).")
+    result = models.JSONField(null=True, blank=True)
+    entry_fee = models.PositiveIntegerField(default=0)
+    turn_seconds = models.PositiveIntegerField(default=60)
+    max_timeouts = models.PositiveSmallIntegerField(default=3)
+    created_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    finalized_at = models.DateTimeField(null=True, blank=True)
+    dispute_reason = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["-id"]
+        verbose_name_plural = "matches"
+        indexes = [models.Index(fields=["status", "turn_deadline"], name="match_deadline")]
+
+    def __str__(self) -> str:
+        return f"Match {self.pk} ({self.variant})"
+
+
+class Seat(models.Model):
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seats")
+    index = models.PositiveSmallIntegerField()
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="seats")
+    timeouts = models.PositiveSmallIntegerField(default=0)
+    score = models.IntegerField(null=True, blank=True)
+    placement = models.PositiveSmallIntegerField(null=True, blank=True)
+    forfeited = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["match", "index"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "index"], name="seat_index_once"),
+            models.UniqueConstraint(fields=["match", "player"], name="seat_player_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"seat {self.index} of match {self.match_id}"
+
+
+class Move(models.Model):
+    """The append-only move log; replaying it from the seed reproduces the match."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="moves")
+    number = models.PositiveIntegerField(help_text="1 for the first accepted action.")
+    seat = models.PositiveSmallIntegerField()
+    action = models.JSONField()
+    automatic = models.BooleanField(default=False, help_text="Played for a timed-out player.")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["match", "number"]
+        constraints = [models.UniqueConstraint(fields=["match", "number"], name="move_number_once")]
+
+    def __str__(self) -> str:
+        return f"move {self.number} of match {self.match_id}"
+
+
+class QueueEntry(models.Model):
+    """A player waiting in a room for human opponents of similar rating."""
+
+    player = models.OneToOneField(Player, on_delete=models.CASCADE, related_name="queue_entry")
+    room = models.ForeignKey(Room, on_delete=models.CASCADE, related_name="queue")
+    ordinal = models.FloatField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["created_at"]
+        verbose_name_plural = "queue entries"
+
+    def __str__(self) -> str:
+        return f"{self.player_id} waiting in room {self.room_id}"

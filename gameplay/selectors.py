@@ -1,0 +1,143 @@
+"""Reads shared by the API, pages and tasks."""
+
+from django.db.models import Case, Prefetch, When
+from django.db.models import Value as V
+
+from gameplay import games
+from gameplay.models import (
+    Achievement,
+    Level,
+    Match,
+    Metric,
+    Player,
+    PlayerMetric,
+    Rating,
+    RatingChange,
+    Room,
+    Seat,
+)
+
+
+def rooms_for(player: Player | None):
+    """Active rooms, each annotated `locked` for this player."""
+    level = player.level if player else 1
+    return Room.objects.filter(active=True).annotate(
+        locked=Case(When(min_level__gt=level, then=V(True)), default=V(False))
+    )
+
+
+def matches_of(player: Player):
+    return (
+        Match.objects.filter(seats__player=player)
+        .select_related("room")
+        .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("player")))
+        .order_by("-created_at", "-pk")
+    )
+
+
+def match_for(match_id: int, player: Player) -> Match | None:
+    """The match if `player` sits at it, with its seats; None hides it from others."""
+    return (
+        Match.objects.filter(pk=match_id, seats__player=player)
+        .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("player")))
+        .first()
+    )
+
+
+def match_view(match: Match, player: Player) -> dict:
+    """The caller's view of a match: only what their seat may see until it ends."""
+    seats = sorted(match.seats.all(), key=lambda s: s.index)
+    mine = next(seat.index for seat in seats if seat.player_id == player.pk)
+    game = games.load(match)
+    table = game.view(mine)
+    hand = table.pop("hand")
+    finished = match.status != Match.Status.ACTIVE
+    your_turn = not finished and match.to_move == mine
+    view = {
+        "id": match.pk,
+        "variant": match.variant,
+        "options": match.options,
+        "status": match.status,
+        "seq": match.seq,
+        "seat": mine,
+        "to_move": match.to_move,
+        "your_turn": your_turn,
+        "turn_deadline": match.turn_deadline.isoformat() if match.turn_deadline else None,
+        "legal_actions": game.legal_actions(mine) if your_turn else [],
+        "hand": hand,
+        "table": table,
+        "seats": [
+            {
+                "seat": seat.index,
+                "player": seat.player.display_name,
+                "player_id": seat.player_id,
+                "bot": seat.player.is_bot,
+                "card_count": table["hand_counts"][seat.index],
+                "timeouts": seat.timeouts,
+            }
+            for seat in seats
+        ],
+        "scores": table["scores"],
+        "commitment": match.commitment,
+    }
+    if finished:
+        view["seed"] = match.seed
+        view["moves"] = list(match.moves.order_by("number").values("number", "seat", "action"))
+        view["result"] = match.result
+        view["placements"] = [seat.placement for seat in seats]
+        if match.status == Match.Status.DISPUTED:
+            view["dispute_reason"] = match.dispute_reason
+    return view
+
+
+def level_progress(player: Player) -> dict:
+    levels = list(Level.objects.filter(number__in=[player.level, player.level + 1]))
+    current = next((lv for lv in levels if lv.number == player.level), None)
+    following = next((lv for lv in levels if lv.number == player.level + 1), None)
+    floor = current.xp_required if current else 0
+    if following is None:
+        return {"level": player.level, "xp": player.xp, "next_level_xp": None, "fraction": 1.0}
+    span = max(following.xp_required - floor, 1)
+    return {
+        "level": player.level,
+        "xp": player.xp,
+        "next_level_xp": following.xp_required,
+        "fraction": min(max((player.xp - floor) / span, 0.0), 1.0),
+    }
+
+
+def achievements_of(player: Player) -> list[dict]:
+    """Every achievement with the player's progress; hidden locked ones keep their secret."""
+    values = dict(PlayerMetric.objects.filter(player=player).values_list("metric", "value"))
+    values[Metric.LEVEL] = player.level
+    unlocked = dict(player.playerachievement_set.values_list("achievement_id", "unlocked_at"))
+    out = []
+    for achievement in Achievement.objects.order_by("tier", "name"):
+        done = achievement.pk in unlocked
+        secret = achievement.hidden and not done
+        out.append(
+            {
+                "code": None if secret else achievement.code,
+                "name": "Hidden achievement" if secret else achievement.name,
+                "description": "" if secret else achievement.description,
+                "tier": achievement.tier,
+                "unlocked": done,
+                "unlocked_at": unlocked.get(achievement.pk),
+                "progress": None
+                if secret
+                else min(values.get(achievement.metric, 0), achievement.threshold),
+                "threshold": None if secret else achievement.threshold,
+            }
+        )
+    return out
+
+
+def ratings_of(player: Player) -> list[Rating]:
+    return list(Rating.objects.filter(player=player).order_by("variant"))
+
+
+def rating_history(player: Player, variant: str, limit: int = 50) -> list[float]:
+    rows = RatingChange.objects.filter(rating__player=player, rating__variant=variant).order_by(
+        "-id"
+    )[:limit]
+    return [row.ordinal for row in reversed(rows)]

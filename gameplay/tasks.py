@@ -1,0 +1,59 @@
+"""Celery tasks: thin, take ids, call a service, safe to run twice."""
+
+from datetime import timedelta
+
+from celery import shared_task
+from django.utils import timezone
+
+from gameplay import services
+from gameplay.models import Match, Room
+
+
+@shared_task(acks_late=True)
+def play_bots(match_id: int) -> int:
+    return services.match_play_bots(match_id=match_id)
+
+
+@shared_task(acks_late=True)
+def turn_timeout(match_id: int, seq: int) -> str:
+    return services.match_timeout(match_id=match_id, seq=seq)
+
+
+@shared_task(acks_late=True)
+def finalize_match(match_id: int) -> bool:
+    return services.match_finalize(match_id=match_id)
+
+
+@shared_task
+def pair_queued_players() -> int:
+    rooms = (
+        Room.objects.filter(active=True, queue__isnull=False)
+        .distinct()
+        .values_list("pk", flat=True)
+    )
+    for room_id in rooms:
+        services.queue_pair(room_id=room_id)
+    return len(rooms)
+
+
+@shared_task
+def sweep_turn_deadlines() -> int:
+    """Catch work whose task was lost (a worker died): the state to act on is in the rows."""
+    now = timezone.now()
+    overdue = list(
+        Match.objects.filter(status=Match.Status.ACTIVE, turn_deadline__lt=now).values_list(
+            "pk", "seq"
+        )
+    )
+    for match_id, seq in overdue:
+        turn_timeout.delay(match_id, seq)
+    unfinalized = list(
+        Match.objects.filter(
+            status=Match.Status.FINISHED,
+            finalized_at__isnull=True,
+            finished_at__lt=now - timedelta(minutes=1),
+        ).values_list("pk", flat=True)
+    )
+    for match_id in unfinalized:
+        finalize_match.delay(match_id)
+    return len(overdue) + len(unfinalized)
