@@ -121,7 +121,7 @@ STORAGES = {
     },
 }
 
-LOGIN_URL = "/admin/login/"
+LOGIN_URL = "/accounts/login/"
 LOGIN_REDIRECT_URL = "/"
 
 # --- Security: on by default whenever DEBUG is off -------------------------------

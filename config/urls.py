@@ -14,6 +14,7 @@ api_patterns = [
 urlpatterns = [
     path("healthz", healthz, name="healthz"),
     path("admin/", admin.site.urls),
+    path("accounts/", include("django.contrib.auth.urls")),
     path("api/", include(api_patterns)),
     re_path(r"^api/", api_not_found),
     path("", include("gameplay.urls")),

@@ -66,3 +66,45 @@ def pytest_sessionfinish(session, exitstatus):
             f"KNOCK_STRICT=1: {skipped} test(s) skipped; every test must run in CI."
         )
         session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """Debian's chromium driven by Playwright (browser downloads cannot work here)."""
+    from playwright.sync_api import sync_playwright
+
+    # Playwright's sync API runs an event loop in this thread; the ORM calls the tests make
+    # beside it are still plain synchronous code.
+    os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def page(browser, live_server):
+    """A fresh browser page; `page.base` is the live server's URL."""
+    context = browser.new_context(base_url=live_server.url)
+    page = context.new_page()
+    page.base = live_server.url
+    yield page
+    context.close()
+
+
+@pytest.fixture
+def login(page, live_server):
+    """Log a user into the browser page through the login form (factories' password)."""
+
+    def log_in(username: str, password: str = "correct-horse-battery"):
+        page.goto("/accounts/login/?next=/")
+        page.fill("#id_username", username)
+        page.fill("#id_password", password)
+        page.click("form.card button[type=submit]")
+        page.wait_for_load_state()
+
+    return log_in
