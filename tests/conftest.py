@@ -108,3 +108,13 @@ def login(page, live_server):
         page.wait_for_load_state()
 
     return log_in
+
+
+@pytest.fixture
+def eager_tasks():
+    """Run tasks in-process for fast tests; the real-worker tests prove the broker path."""
+    celery_app.conf.task_always_eager = True
+    celery_app.conf.task_eager_propagates = True
+    yield
+    celery_app.conf.task_always_eager = False
+    celery_app.conf.task_eager_propagates = False
