@@ -45,23 +45,22 @@ def commitment(seed: str) -> str:
 class Stream:
     """Uniform integers from the HMAC-SHA256 counter-mode stream of (seed, label)."""
 
-    __slots__ = ("_block", "_buffer", "_mac", "_prefix")
+    __slots__ = ("_block", "_buffer", "_key", "_prefix")
 
     def __init__(self, seed: str, label: str) -> None:
         if not isinstance(label, str):
             raise ValueError(f"label must be a string, got {label!r}")
-        self._mac = hmac.new(_check_seed(seed), digestmod=hashlib.sha256)
+        self._key = _check_seed(seed)
         self._prefix = label + ":"
         self._block = 0
         self._buffer: list[int] = []
 
     def _next_u32(self) -> int:
         if not self._buffer:
-            mac = self._mac.copy()
-            mac.update(f"{self._prefix}{self._block}".encode())
+            block = hmac.digest(self._key, f"{self._prefix}{self._block}".encode(), "sha256")
             self._block += 1
             # Reversed so pop() yields the integers in stream order.
-            self._buffer = list(_U32.unpack(mac.digest()))[::-1]
+            self._buffer = list(_U32.unpack(block))[::-1]
         return self._buffer.pop()
 
     def below(self, n: int) -> int:
@@ -73,6 +72,44 @@ class Stream:
         while u >= limit:
             u = self._next_u32()
         return u % n
+
+
+class Indexed:
+    """Random access into the stream of (seed, label): the 32-bit integer at any position.
+
+    Bots draw one number per move at position ``seq`` (the move number), so a bot's choice
+    depends only on the seed and the state, however the game object was rebuilt. One HMAC
+    block (8 integers) is cached, so consecutive moves share a block.
+    """
+
+    __slots__ = ("_block", "_ints", "_key", "_label", "_prefix", "_seed")
+
+    def __init__(self, seed: str, label: str) -> None:
+        if not isinstance(label, str):
+            raise ValueError(f"label must be a string, got {label!r}")
+        self._key = _check_seed(seed)
+        self._seed = seed
+        self._label = label
+        self._prefix = label + ":"
+        self._block = -1
+        self._ints: tuple[int, ...] = ()
+
+    def below_at(self, position: int, n: int) -> int:
+        """A uniform integer in [0, n) for ``position``; a rejected draw (probability below
+        n / 2**32) is redrawn from the stream labelled ``f"{label}/{position}"``."""
+        if not isinstance(n, int) or not 1 <= n <= _TWO32:
+            raise ValueError(f"n must be an integer from 1 to 2**32, got {n!r}")
+        if not isinstance(position, int) or position < 0:
+            raise ValueError(f"position must be a non-negative integer, got {position!r}")
+        block, offset = divmod(position, 8)
+        if block != self._block:
+            digest = hmac.digest(self._key, f"{self._prefix}{block}".encode(), "sha256")
+            self._ints = _U32.unpack(digest)
+            self._block = block
+        u = self._ints[offset]
+        if u < _TWO32 - _TWO32 % n:
+            return u % n
+        return Stream(self._seed, f"{self._label}/{position}").below(n)
 
 
 def shuffle(items: list, seed: str, label: str) -> list:

@@ -34,6 +34,7 @@ for _c in cards.STANDARD_DECK:
 #: Card for a bit position.
 CARD_AT: dict[int, Card] = {c.code: c for c in cards.STANDARD_DECK}
 _BIT_TO_CARD: dict[int, Card] = {1 << c.code: c for c in cards.STANDARD_DECK}
+_BIT_GET = BIT.__getitem__
 
 
 def _suit_tables() -> tuple[list[int], list[int], list[int], list[int]]:
@@ -129,6 +130,9 @@ def _set_options(p0, p1, p2, p3, r0, r1, r2, r3, pruned=True):
     return tuple(out)
 
 
+KEEP_ALL = (SUIT_MASK,) * 4
+
+
 def _split(h: int) -> tuple[int, int, int, int]:
     return h & SUIT_MASK, h >> 16 & SUIT_MASK, h >> 32 & SUIT_MASK, h >> 48
 
@@ -167,7 +171,7 @@ def _best_keep(h: int) -> tuple[int, tuple[int, int, int, int]]:
     m0, m1, m2, m3 = _split(h)
     three = (m0 & m1 & (m2 | m3)) | (m2 & m3 & (m0 | m1))
     if not three:
-        return DEAD[m0] + DEAD[m1] + DEAD[m2] + DEAD[m3], (SUIT_MASK,) * 4
+        return DEAD[m0] + DEAD[m1] + DEAD[m2] + DEAD[m3], KEEP_ALL
     best = None
     for keep in _options(m0, m1, m2, m3, three):
         a, b, c, d = keep
@@ -177,8 +181,8 @@ def _best_keep(h: int) -> tuple[int, tuple[int, int, int, int]]:
     return best
 
 
-def discard_of_mask(h: int) -> tuple[int, int]:
-    """(least deadwood after one discard, bit of that discard) for an 11-card mask.
+def discard_of_mask(h: int) -> tuple[int, int, tuple[int, int, int, int]]:
+    """Best discard of an 11-card mask: (deadwood after it, its bit, keep masks of the rest).
 
     For a fixed choice of sets the best discard is the suit card whose removal lowers run
     deadwood most (table ``DROP``). The pruning of `_set_options` stays exact here except
@@ -191,30 +195,39 @@ def discard_of_mask(h: int) -> tuple[int, int]:
     m3 = h >> 48
     three = (m0 & m1 & (m2 | m3)) | (m2 & m3 & (m0 | m1))
     if not three:
-        d0, d1, d2, d3 = DROP[m0], DROP[m1], DROP[m2], DROP[m3]
+        d0 = DROP[m0]
+        d1 = DROP[m1]
+        d2 = DROP[m2]
+        d3 = DROP[m3]
         top = max(d0, d1, d2, d3)
         total = DEAD[m0] + DEAD[m1] + DEAD[m2] + DEAD[m3] - top
         if top == d0:
-            return total, DROP_BIT[m0]
+            return total, DROP_BIT[m0], KEEP_ALL
         if top == d1:
-            return total, DROP_BIT[m1] << 16
+            return total, DROP_BIT[m1] << 16, KEEP_ALL
         if top == d2:
-            return total, DROP_BIT[m2] << 32
-        return total, DROP_BIT[m3] << 48
+            return total, DROP_BIT[m2] << 32, KEEP_ALL
+        return total, DROP_BIT[m3] << 48, KEEP_ALL
     best = 999
     best_bit = 0
-    for a, b, c, d in _options(m0, m1, m2, m3, three):
+    best_keep = KEEP_ALL
+    for keep in _options(m0, m1, m2, m3, three):
+        a, b, c, d = keep
         x0 = m0 & a
         x1 = m1 & b
         x2 = m2 & c
         x3 = m3 & d
-        d0, d1, d2, d3 = DROP[x0], DROP[x1], DROP[x2], DROP[x3]
+        d0 = DROP[x0]
+        d1 = DROP[x1]
+        d2 = DROP[x2]
+        d3 = DROP[x3]
         top = max(d0, d1, d2, d3)
         if top < 0:
             return _all_melded_discard(h)
         v = DEAD[x0] + DEAD[x1] + DEAD[x2] + DEAD[x3] - top
         if v < best:
             best = v
+            best_keep = keep
             if top == d0:
                 best_bit = DROP_BIT[x0]
             elif top == d1:
@@ -223,17 +236,15 @@ def discard_of_mask(h: int) -> tuple[int, int]:
                 best_bit = DROP_BIT[x2] << 32
             else:
                 best_bit = DROP_BIT[x3] << 48
-    return best, best_bit
+    return best, best_bit, best_keep
 
 
-def _all_melded_discard(h: int) -> tuple[int, int]:
+def _all_melded_discard(h: int) -> tuple[int, int, tuple[int, int, int, int]]:
     """A hand whose every card is melded: discard the first card whose loss keeps it so."""
-    bits = h
-    while bits:
-        b = bits & -bits
-        bits ^= b
-        if deadwood_of_mask(h ^ b) == 0:
-            return 0, b
+    for b in _bits(h):
+        points, keep = _best_keep(h ^ b)
+        if points == 0:
+            return 0, b, keep
     raise AssertionError("eleven melded cards always include a meld of four or more")
 
 
@@ -312,13 +323,22 @@ def _runs_of(suit: int, m: int) -> list[list[Card]]:
     return out
 
 
-@dataclass(frozen=True)
 class Arrangement:
-    """Melds and deadwood of a hand; lists are built on first use from the exact masks."""
+    """Melds and deadwood of a hand; lists are built on first use from the exact masks.
 
-    mask: int
-    keep: tuple[int, int, int, int]
-    deadwood_points: int
+    ``keep`` holds, per suit, the cards not used in sets; runs come from ``MELDED``.
+    """
+
+    __slots__ = ("deadwood_points", "keep", "mask")
+
+    def __init__(self, mask: int, keep: tuple[int, int, int, int], deadwood_points: int):
+        self.mask = mask
+        self.keep = keep
+        self.deadwood_points = deadwood_points
+
+    def __repr__(self) -> str:
+        melds = " | ".join(" ".join(map(str, m)) for m in self.melds)
+        return f"Arrangement(melds=[{melds}], deadwood_points={self.deadwood_points})"
 
     @property
     def melds(self) -> list[list[Card]]:
@@ -357,12 +377,28 @@ def arrangement_of_mask(h: int) -> Arrangement:
 
 def deadwood_points(hand) -> int:
     """Least deadwood points of a 10- or 11-card hand (no arrangement built)."""
-    return deadwood_of_mask(mask_of(hand))
+    return best_arrangement(hand).deadwood_points
 
 
 def best_arrangement(hand) -> Arrangement:
     """The arrangement of a 10- or 11-card hand with the least deadwood points."""
-    return arrangement_of_mask(mask_of(hand))
+    # Fast path for a plain list of distinct standard cards; anything else is validated
+    # (with a message naming the problem) by mask_of.
+    try:
+        h = sum(map(_BIT_GET, hand)) if type(hand) is list else -1
+    except (KeyError, TypeError):
+        h = -1
+    n = h.bit_count()
+    if h < 0 or n != len(hand) or (n != 10 and n != 11):
+        h = mask_of(hand)
+    m0 = h & SUIT_MASK
+    m1 = h >> 16 & SUIT_MASK
+    m2 = h >> 32 & SUIT_MASK
+    m3 = h >> 48
+    if (m0 & m1 & (m2 | m3)) | (m2 & m3 & (m0 | m1)):
+        points, keep = _best_keep(h)
+        return Arrangement(h, keep, points)
+    return Arrangement(h, KEEP_ALL, DEAD[m0] + DEAD[m1] + DEAD[m2] + DEAD[m3])
 
 
 def best_discard(hand) -> tuple[Card, Arrangement]:
@@ -370,9 +406,35 @@ def best_discard(hand) -> tuple[Card, Arrangement]:
 
     Ties go to the higher-ranked card within a suit so the cheaper card is kept.
     """
-    h = mask_of(hand, (11,))
-    _, bit = discard_of_mask(h)
-    return _BIT_TO_CARD[bit], arrangement_of_mask(h ^ bit)
+    try:
+        h = sum(map(_BIT_GET, hand)) if type(hand) is list else -1
+    except (KeyError, TypeError):
+        h = -1
+    if h < 0 or h.bit_count() != 11 or len(hand) != 11:
+        h = mask_of(hand, (11,))
+    m0 = h & SUIT_MASK
+    m1 = h >> 16 & SUIT_MASK
+    m2 = h >> 32 & SUIT_MASK
+    m3 = h >> 48
+    if (m0 & m1 & (m2 | m3)) | (m2 & m3 & (m0 | m1)):
+        points, bit, keep = discard_of_mask(h)
+        return _BIT_TO_CARD[bit], Arrangement(h ^ bit, keep, points)
+    # No sets possible: the best discard is the best single drop of one suit (see DROP).
+    d0 = DROP[m0]
+    d1 = DROP[m1]
+    d2 = DROP[m2]
+    d3 = DROP[m3]
+    top = max(d0, d1, d2, d3)
+    if top == d0:
+        bit = DROP_BIT[m0]
+    elif top == d1:
+        bit = DROP_BIT[m1] << 16
+    elif top == d2:
+        bit = DROP_BIT[m2] << 32
+    else:
+        bit = DROP_BIT[m3] << 48
+    points = DEAD[m0] + DEAD[m1] + DEAD[m2] + DEAD[m3] - top
+    return _BIT_TO_CARD[bit], Arrangement(h ^ bit, KEEP_ALL, points)
 
 
 # ---------------------------------------------------------------------------- showdown

@@ -29,8 +29,11 @@ _ACTION_KEYS = {
 _STAT_KEYS = ("hands_won", "knocks", "gins", "big_gins", "undercuts")
 
 
+_bits = ev._bits
+
+
 def _texts(mask: int) -> list[str]:
-    return [_BIT_TO_TEXT[b] for b in ev._bits(mask)]
+    return [_BIT_TO_TEXT[b] for b in _bits(mask)]
 
 
 class GinGame(Game):
@@ -41,6 +44,7 @@ class GinGame(Game):
         self.variant = variant
         self.players = 2
         self._seed = seed
+        self.bot_stream = fair.Indexed(seed, "bot:random")
         self.options = options
         self.seq = 0
         self._moves: list[tuple[int, dict]] = []
@@ -142,8 +146,8 @@ class GinGame(Game):
             return [dict(_DRAW_STOCK), dict(_DRAW_DISCARD)]
         hand = self.hands[seat]
         taken = self.taken
-        out = [{"type": "discard", "card": _BIT_TO_TEXT[b]} for b in ev._bits(hand) if b != taken]
-        best, _ = ev.discard_of_mask(hand)
+        out = [{"type": "discard", "card": _BIT_TO_TEXT[b]} for b in _bits(hand ^ taken)]
+        best, _, _ = ev.discard_of_mask(hand)
         if best <= self.knock_limit:
             limit = self.knock_limit
             out.extend(
@@ -157,16 +161,19 @@ class GinGame(Game):
 
     def apply(self, action: dict, seat: int | None = None) -> None:
         """Validate everything first, then change state, so an illegal action changes nothing."""
+        mover = self.to_move
+        if seat is not None and (seat != mover or type(seat) is not int):
+            self._check_seat(seat, allow_none=True)
+            if not self.over:
+                raise IllegalAction(
+                    "not_your_turn", f"it is seat {mover}'s turn, not seat {seat}'s"
+                )
         if self.over:
             raise IllegalAction("match_over", "the match is over")
-        self._check_seat(seat, allow_none=True)
-        mover = self.to_move
-        if seat is not None and seat != mover:
-            raise IllegalAction("not_your_turn", f"it is seat {mover}'s turn, not seat {seat}'s")
-        if not isinstance(action, dict):
+        if type(action) is not dict:
             raise IllegalAction("bad_action", "an action is a JSON object with a 'type'")
         kind = action.get("type")
-        keys = _ACTION_KEYS.get(kind) if isinstance(kind, str) else None
+        keys = _ACTION_KEYS.get(kind) if type(kind) is str else None
         if keys is None:
             raise IllegalAction("unknown_action", f"unknown action type {kind!r}")
         if action.keys() != keys:
@@ -182,7 +189,7 @@ class GinGame(Game):
         else:
             self._discard(mover, action["card"], kind == "knock")
         self.seq += 1
-        self._moves.append((mover, {k: action[k] for k in keys}))
+        self._moves.append((mover, dict(action)))
 
     def _pass(self, seat: int) -> None:
         """ "On the first turn, the non-dealing player has first option of taking the upcard
@@ -423,13 +430,15 @@ class GinVariant(Variant):
         return GinGame(self, seed, self.validate_options(options))
 
     def bot_action(self, game: GinGame, seat: int, bot: str = "greedy") -> dict:
-        self.validate_bot(bot)
-        if not isinstance(game, GinGame):
-            raise ValueError(f"game must be a gin game, got {type(game).__name__}")
-        game._check_seat(seat, allow_none=False)
+        play = gin_bots.BOTS.get(bot) if type(bot) is str else None
+        if play is None or type(game) is not GinGame or type(seat) is not int:
+            self.validate_bot(bot)
+            if not isinstance(game, GinGame):
+                raise ValueError(f"game must be a gin game, got {type(game).__name__}")
+            game._check_seat(seat, allow_none=False)
         if game.to_move != seat:
             raise ValueError(f"it is not seat {seat}'s turn")
-        return gin_bots.BOTS[bot](game, seat)
+        return play(game, seat)
 
 
 VARIANT = register(GinVariant())

@@ -5,7 +5,6 @@ match replays exactly.
 
 from __future__ import annotations
 
-from engine import fair
 from engine import gin as ev
 
 _DRAW_STOCK = {"type": "draw", "source": "stock"}
@@ -16,10 +15,20 @@ _TEXT = {1 << c.code: c.text for c in ev.cards.STANDARD_DECK}
 
 
 def random_bot(game, seat: int) -> dict:
-    """Any legal action, uniformly, drawn from the seed's stream for this (seat, move)."""
+    """Any legal action, uniformly: ``legal_actions(seat)[i]`` with ``i`` drawn at position
+    ``seq`` of the seed's "bot:random" stream. When no knock is possible the legal list is just the
+    discards in card order, so the chosen one is built without building the list."""
+    if game.phase == "discard":
+        hand = game.hands[seat]
+        best, _, _ = ev.discard_of_mask(hand)
+        if best > game.knock_limit:
+            choices = hand ^ game.taken
+            i = game.bot_stream.below_at(game.seq, choices.bit_count())
+            for _ in range(i):
+                choices &= choices - 1
+            return {"type": "discard", "card": _TEXT[choices & -choices]}
     actions = game.legal_actions(seat)
-    stream = fair.Stream(game._seed, f"bot:random:{seat}:{game.seq}")
-    return actions[stream.below(len(actions))]
+    return actions[game.bot_stream.below_at(game.seq, len(actions))]
 
 
 def _takes_upcard(hand: int, up: int) -> bool:

@@ -1,0 +1,181 @@
+"""Engine speed against RLCard's Gin Rummy, on the same hands, in the same run (issue 3).
+
+Run (RLCard is the `bench` extra: ``.venv/bin/pip install rlcard==1.2.0``)::
+
+    .venv/bin/python -m benchmarks.engine_bench            # full run, about a minute
+    .venv/bin/python -m benchmarks.engine_bench --quick    # smaller samples
+
+It prints microseconds per call for both engines and the ratio against each goal:
+(a) least deadwood of a 10-card hand, >= 10x on random and >= 15x on meld-rich hands;
+(b) best discard of an 11-card hand, >= 10x on both; (c) whole hands played by random
+agents, >= 20x RLCard's environment (and hands per second with greedy bots). Both engines
+must agree on every deadwood they compute; any disagreement is listed and the exit code is 1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+
+from engine import cards, gin, variants
+
+GOALS = {
+    "deadwood random": 10,
+    "deadwood meld-rich": 15,
+    "discard random": 10,
+    "discard meld-rich": 10,
+    "hands random agents": 20,
+}
+
+
+def random_hands(rng: random.Random, n: int, size: int) -> list[list[cards.Card]]:
+    deck = cards.deck()
+    return [rng.sample(deck, size) for _ in range(n)]
+
+
+def meld_rich_hands(rng: random.Random, n: int, size: int) -> list[list[cards.Card]]:
+    """Hands drawn from four consecutive ranks in all suits: overlapping sets and runs, and
+    four-of-a-kinds that only a split can use well (the hard case for a meld search)."""
+    out = []
+    for _ in range(n):
+        low = rng.randrange(1, 11)
+        pool = [c for c in cards.deck() if low <= c.rank < low + 4]
+        out.append(rng.sample(pool, size))
+    return out
+
+
+def _rl_modules():
+    from rlcard.games.gin_rummy.utils import melding
+    from rlcard.games.gin_rummy.utils import utils as rl_utils
+
+    return melding, rl_utils
+
+
+def rl_deadwood(hand, melding, rl_utils) -> int:
+    """RLCard's least deadwood of 10 cards: its best meld clusters, then its count."""
+    best = melding.get_best_meld_clusters(hand)
+    if not best:
+        return sum(map(rl_utils.get_deadwood_value, hand))
+    return rl_utils.get_deadwood_count(hand, best[0])
+
+
+def rl_discard(hand, melding, rl_utils) -> int:
+    """RLCard's least deadwood after discarding from 11 cards, from its meld clusters the way
+    its judge finds knock cards: per cluster, the unmelded cards minus the worst of them."""
+    values = list(map(rl_utils.get_deadwood_value, hand))
+    best = sum(values) - max(values)
+    for cluster in melding.get_meld_clusters(hand):
+        melded = {id(c) for pile in cluster for c in pile}
+        dead = [rl_utils.get_deadwood_value(c) for c in hand if id(c) not in melded]
+        best = min(best, sum(dead) - max(dead) if dead else 0)
+    return best
+
+
+def timed(fn, hands, repeat: int) -> tuple[float, list]:
+    """Best-of-``repeat`` microseconds per call, and the results of the last pass."""
+    best = float("inf")
+    results: list = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        results = [fn(h) for h in hands]
+        best = min(best, time.perf_counter() - start)
+    return best / len(hands) * 1e6, results
+
+
+def bench_hands(label: str, hands, ours, theirs, repeat: int, failures: list) -> float:
+    melding, rl_utils = _rl_modules()
+    rl_deck = {str(c): c for c in rl_utils.get_deck()}
+    rl_hands = [[rl_deck[str(c)] for c in h] for h in hands]
+    our_us, our_values = timed(ours, hands, repeat)
+    rl_us, rl_values = timed(lambda h: theirs(h, melding, rl_utils), rl_hands, repeat)
+    for h, a, b in zip(hands, our_values, rl_values, strict=True):
+        if a != b:
+            failures.append(f"{label}: {cards.text(h)}: knock engine {a}, RLCard {b}")
+    ratio = rl_us / our_us
+    print(f"{label:28s} knock {our_us:8.2f} us   RLCard {rl_us:8.2f} us   ratio {ratio:6.1f}x")
+    return ratio
+
+
+def our_hands_per_second(bot: str, hands: int) -> float:
+    """Whole hands through the variant interface (legal actions, bot choice, apply)."""
+    v = variants.get("gin")
+    played = 0
+    seed = 0
+    start = time.perf_counter()
+    while played < hands:
+        seed += 1
+        g = v.new(2, f"bench-{seed}", {})
+        while not g.over and played < hands:
+            number = g.hand_number
+            while g.hand_number == number and not g.over:
+                seat = g.to_move
+                g.apply(v.bot_action(g, seat, bot), seat)
+            played += 1
+    return played / (time.perf_counter() - start)
+
+
+def rl_hands_per_second(hands: int) -> float:
+    import rlcard
+    from rlcard.agents import RandomAgent
+
+    env = rlcard.make("gin-rummy", config={"seed": 1})
+    env.set_agents([RandomAgent(num_actions=env.num_actions) for _ in range(2)])
+    start = time.perf_counter()
+    for _ in range(hands):
+        env.run(is_training=False)
+    return hands / (time.perf_counter() - start)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="smaller samples")
+    parser.add_argument("--seed", type=int, default=2024)
+    args = parser.parse_args(argv)
+    n = 500 if args.quick else 3000
+    repeat = 2 if args.quick else 3
+    rng = random.Random(args.seed)
+    failures: list[str] = []
+    ratios = {}
+
+    def deadwood(h):
+        return gin.best_arrangement(h).deadwood_points
+
+    def discard(h):
+        return gin.best_discard(h)[1].deadwood_points
+
+    print(f"hands per sample: {n}; best of {repeat} passes; same hands for both engines")
+    ratios["deadwood random"] = bench_hands(
+        "deadwood random", random_hands(rng, n, 10), deadwood, rl_deadwood, repeat, failures
+    )
+    ratios["deadwood meld-rich"] = bench_hands(
+        "deadwood meld-rich", meld_rich_hands(rng, n, 10), deadwood, rl_deadwood, repeat, failures
+    )
+    ratios["discard random"] = bench_hands(
+        "discard random", random_hands(rng, n, 11), discard, rl_discard, repeat, failures
+    )
+    ratios["discard meld-rich"] = bench_hands(
+        "discard meld-rich", meld_rich_hands(rng, n, 11), discard, rl_discard, repeat, failures
+    )
+    rl_rate = rl_hands_per_second(40 if args.quick else 150)
+    our_rate = our_hands_per_second("random", 400 if args.quick else 2000)
+    greedy_rate = our_hands_per_second("greedy", 200 if args.quick else 1000)
+    ratios["hands random agents"] = our_rate / rl_rate
+    print(
+        f"{'hands, random agents':28s} knock {our_rate:8.0f}/s   RLCard {rl_rate:8.1f}/s   "
+        f"ratio {our_rate / rl_rate:6.1f}x"
+    )
+    print(f"{'hands, greedy bots':28s} knock {greedy_rate:8.0f}/s")
+    print()
+    for name, goal in GOALS.items():
+        verdict = "ok" if ratios[name] >= goal else "BELOW GOAL"
+        print(f"goal {name:22s} >= {goal:2d}x: {ratios[name]:6.1f}x  {verdict}")
+    print(f"deadwood disagreements with RLCard: {len(failures)}")
+    for line in failures[:20]:
+        print("  " + line)
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
