@@ -32,12 +32,14 @@ def celery_test_queue():
 def celery_worker(celery_test_queue, transactional_db):
     """A real Celery worker (threads in this process) on the configured broker and backend.
 
-    Tests that use it see committed rows only, hence `transactional_db`.
+    Tests that use it see committed rows only, hence `transactional_db`. SQLite's in-memory
+    test database locks whole tables across threads, so there the worker runs one task at
+    a time; on PostgreSQL two run at once.
     """
     with start_worker(
         celery_app,
         pool="threads",
-        concurrency=2,
+        concurrency=2 if connection.vendor == "postgresql" else 1,
         queues=[celery_test_queue],
         perform_ping_check=True,
         shutdown_timeout=30,

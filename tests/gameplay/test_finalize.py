@@ -1,0 +1,145 @@
+"""Finalizing a match awards everything exactly once: twice in a row, twice at once,
+and through a real worker delivering the task twice."""
+
+import threading
+from unittest import mock
+
+import pytest
+from django.db import connection
+
+from gameplay import services, tasks
+from gameplay.models import (
+    CoinEntry,
+    Match,
+    Move,
+    PlayerAchievement,
+    PlayerMetric,
+    Rating,
+    RatingChange,
+    XpEntry,
+)
+from tests.factories import AchievementFactory, LevelFactory, RewardFactory, TitleFactory
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def finished_unfinalized_match(target: int = 10) -> Match:
+    """A real bot match played to the end, with finalizing left to the test."""
+    bots = services.bot_players(kind="greedy", count=2)
+    with (
+        mock.patch.object(tasks.play_bots, "delay"),
+        mock.patch.object(tasks.finalize_match, "delay"),
+    ):
+        match = services.match_create(variant="gin", options={"target": target}, players=bots)
+        services.match_play_bots(match_id=match.pk)
+    match.refresh_from_db()
+    assert match.status == Match.Status.FINISHED and match.finalized_at is None
+    return match
+
+
+def award_counts(match: Match) -> dict:
+    players = [seat.player_id for seat in match.seats.all()]
+    return {
+        "xp": XpEntry.objects.filter(player_id__in=players).count(),
+        "rating_changes": RatingChange.objects.filter(match=match).count(),
+        "rated": sorted(
+            Rating.objects.filter(player_id__in=players).values_list("rated_matches", flat=True)
+        ),
+        "played": sorted(
+            PlayerMetric.objects.filter(player_id__in=players, metric="matches_played").values_list(
+                "value", flat=True
+            )
+        ),
+        "achievements": PlayerAchievement.objects.filter(player_id__in=players).count(),
+        "coins": CoinEntry.objects.filter(player_id__in=players).count(),
+    }
+
+
+def progression():
+    LevelFactory(number=1, xp_required=0)
+    LevelFactory(number=2, xp_required=15, title=TitleFactory(code="novice", name="Novice"))
+    reward = RewardFactory(code="first", xp=5, coins=50)
+    AchievementFactory(code="first-match", metric="matches_played", threshold=1, reward=reward)
+
+
+def test_finalize_twice_awards_once():
+    progression()
+    match = finished_unfinalized_match()
+    assert services.match_finalize(match_id=match.pk) is True
+    once = award_counts(match)
+    assert once["rating_changes"] == 2
+    assert once["played"] == [1, 1]
+    assert once["achievements"] == 2
+    assert once["coins"] == 2  # the achievement's 50 coins, once per bot
+    assert services.match_finalize(match_id=match.pk) is False
+    assert award_counts(match) == once
+    for seat in match.seats.select_related("player"):
+        seat.player.refresh_from_db()
+        assert seat.player.level >= 2  # 10 XP for playing + 5 from the reward reach level 2 at 15
+        assert seat.player.titles.filter(code="novice").exists()
+
+
+@pytest.mark.postgres
+def test_two_concurrent_finalizes_award_once():
+    progression()
+    match = finished_unfinalized_match()
+    barrier = threading.Barrier(2)
+    outcomes, errors = [], []
+
+    def finalize():
+        try:
+            barrier.wait()
+            outcomes.append(services.match_finalize(match_id=match.pk))
+        except Exception as exc:  # collected and asserted below, in the test's thread
+            errors.append(exc)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=finalize) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert errors == []
+    assert sorted(outcomes) == [False, True]
+    counts = award_counts(match)
+    assert counts["rating_changes"] == 2
+    assert counts["rated"] == [1, 1]
+    assert counts["played"] == [1, 1]
+    assert counts["achievements"] == 2
+
+
+def test_duplicate_delivery_through_a_real_worker(celery_worker):
+    progression()
+    match = finished_unfinalized_match()
+    first = tasks.finalize_match.delay(match.pk)
+    second = tasks.finalize_match.delay(match.pk)
+    assert sorted([first.get(timeout=60), second.get(timeout=60)]) == [False, True]
+    counts = award_counts(match)
+    assert counts["rating_changes"] == 2
+    assert counts["played"] == [1, 1]
+
+
+def test_tampered_move_log_is_disputed_and_awards_nothing():
+    match = finished_unfinalized_match()
+    last = Move.objects.filter(match=match).order_by("-number").first()
+    first = Move.objects.filter(match=match, action__type="discard").order_by("number").first()
+    assert first is not None and last is not None
+    hand_card = first.action["card"]
+    Move.objects.filter(pk=first.pk).update(action={"type": "discard", "card": "XX" + hand_card})
+    assert services.match_finalize(match_id=match.pk) is False
+    match.refresh_from_db()
+    assert match.status == Match.Status.DISPUTED
+    assert "does not replay" in match.dispute_reason
+    assert award_counts(match)["rating_changes"] == 0
+    assert XpEntry.objects.count() == 0
+
+
+def test_result_that_differs_from_the_replay_is_disputed():
+    match = finished_unfinalized_match()
+    forged = dict(match.result, scores=[999, 0])
+    Match.objects.filter(pk=match.pk).update(result=forged)
+    assert services.match_finalize(match_id=match.pk) is False
+    match.refresh_from_db()
+    assert match.status == Match.Status.DISPUTED
+    assert match.dispute_reason == "replayed result differs from the stored result"

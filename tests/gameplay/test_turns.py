@@ -1,0 +1,158 @@
+"""Turn deadlines, automatic moves, forfeits, matchmaking and ratings."""
+
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from gameplay import selectors, services, tasks
+from gameplay.models import Match, Move, QueueEntry, Rating, Seat
+from tests.factories import PlayerFactory, RoomFactory
+from tests.gameplay.helpers import auth
+
+pytestmark = pytest.mark.django_db
+
+
+def human_match(room=None) -> Match:
+    room = room or RoomFactory(max_timeouts=2, turn_seconds=30)
+    return services.match_create(
+        variant="gin",
+        options=room.options,
+        players=[PlayerFactory(), PlayerFactory()],
+        room=room,
+    )
+
+
+def expire(match: Match) -> None:
+    Match.objects.filter(pk=match.pk).update(turn_deadline=timezone.now() - timedelta(seconds=1))
+
+
+def test_a_human_turn_gets_a_deadline():
+    match = human_match()
+    assert match.turn_deadline is not None
+    assert 25 <= (match.turn_deadline - timezone.now()).total_seconds() <= 30
+
+
+def test_timeout_before_the_deadline_does_nothing():
+    match = human_match()
+    assert services.match_timeout(match_id=match.pk, seq=0) == "not_due"
+    assert not Move.objects.filter(match=match).exists()
+
+
+def test_timeout_plays_a_safe_move_then_forfeits():
+    match = human_match()
+    first_mover = match.to_move
+    expire(match)
+    assert services.match_timeout(match_id=match.pk, seq=0) == "auto_played"
+    move = Move.objects.get(match=match)
+    assert move.automatic and move.seat == first_mover
+    assert services.match_timeout(match_id=match.pk, seq=0) == "moved_on"  # a stale task
+    # Keep timing out the same player until the room's limit forfeits them.
+    for _ in range(10):
+        match.refresh_from_db()
+        if match.status != Match.Status.ACTIVE:
+            break
+        if match.to_move != first_mover:
+            services.match_act(
+                match_id=match.pk,
+                player=Seat.objects.get(match=match, index=match.to_move).player,
+                seq=match.seq,
+                action=services.variants.get("gin").bot_action(
+                    services.games.load(match), match.to_move
+                ),
+            )
+            continue
+        expire(match)
+        services.match_timeout(match_id=match.pk, seq=match.seq)
+    match.refresh_from_db()
+    assert match.status == Match.Status.FINISHED
+    assert match.result["forfeit"]["seat"] == first_mover
+    forfeiter = Seat.objects.get(match=match, index=first_mover)
+    assert forfeiter.forfeited and forfeiter.placement == 2 and forfeiter.timeouts == 2
+
+
+def test_sweep_finds_overdue_turns(eager_tasks):
+    match = human_match()
+    expire(match)
+    assert tasks.sweep_turn_deadlines() == 1
+    assert Move.objects.filter(match=match, automatic=True).count() == 1
+
+
+def test_forfeit_by_timeouts_is_verified_and_rated(
+    eager_tasks, django_capture_on_commit_callbacks
+):
+    match = human_match(RoomFactory(max_timeouts=1))
+    expire(match)
+    with django_capture_on_commit_callbacks(execute=True):
+        services.match_timeout(match_id=match.pk, seq=0)
+    match.refresh_from_db()
+    assert match.status == Match.Status.FINISHED and match.finalized_at is not None
+    loser = Seat.objects.get(match=match, forfeited=True)
+    winner = Seat.objects.get(match=match, forfeited=False)
+    assert Rating.objects.get(player=winner.player).mu > Rating.objects.get(player=loser.player).mu
+
+
+def test_queue_pairs_similar_ratings_and_widens_with_time():
+    room = RoomFactory(bots_allowed=False)
+    strong, weak = PlayerFactory(), PlayerFactory()
+    Rating.objects.create(player=strong, variant="gin", mu=40, sigma=2, ordinal=34)
+    Rating.objects.create(player=weak, variant="gin", mu=25, sigma=8.3, ordinal=0)
+    assert isinstance(services.room_play(player=strong, room=room, opponent="human"), QueueEntry)
+    assert isinstance(services.room_play(player=weak, room=room, opponent="human"), QueueEntry)
+    assert tasks.pair_queued_players() == 1
+    assert QueueEntry.objects.count() == 2  # 34 points apart: too far for now
+    QueueEntry.objects.update(created_at=timezone.now() - timedelta(minutes=5))
+    tasks.pair_queued_players()
+    assert QueueEntry.objects.count() == 0
+    assert Match.objects.filter(seats__player=strong).filter(seats__player=weak).exists()
+
+
+def test_queue_fills_with_bots_after_waiting_when_allowed():
+    room = RoomFactory(bots_allowed=True, seats=2)
+    player = PlayerFactory()
+    services.room_play(player=player, room=room, opponent="human")
+    QueueEntry.objects.update(created_at=timezone.now() - timedelta(minutes=5))
+    tasks.pair_queued_players()
+    match = Match.objects.get(seats__player=player)
+    assert match.seats.filter(player__is_bot=True).count() == 1
+
+
+def test_leaving_the_queue(api_client):
+    room = RoomFactory()
+    player = PlayerFactory()
+    client = auth(api_client, player)
+    assert (
+        client.post(f"/api/rooms/{room.pk}/play/", {"opponent": "human"}, format="json").status_code
+        == 202
+    )
+    assert client.delete("/api/me/queue/").status_code == 204
+    assert not QueueEntry.objects.exists()
+
+
+def test_ratings_show_ordinal_and_provisional(api_client):
+    player = PlayerFactory()
+    Rating.objects.create(player=player, variant="gin", mu=30, sigma=8, ordinal=6)
+    Rating.objects.create(player=player, variant="basic", mu=30, sigma=2, ordinal=24)
+    body = auth(api_client, player).get("/api/me/").json()
+    ratings = {r["variant"]: r for r in body["ratings"]}
+    assert ratings["gin"]["provisional"] is True and ratings["gin"]["ordinal"] == 6
+    assert ratings["basic"]["provisional"] is False
+
+
+def test_action_requests_use_a_small_fixed_number_of_queries(
+    api_client, django_assert_max_num_queries
+):
+    match = human_match()
+    seat = Seat.objects.select_related("player").get(match=match, index=match.to_move)
+    client = auth(api_client, seat.player)
+    view = client.get(f"/api/matches/{match.pk}/").json()
+    with django_assert_max_num_queries(11):
+        response = client.post(
+            f"/api/matches/{match.pk}/actions/",
+            {"seq": view["seq"], "action": view["legal_actions"][0]},
+            format="json",
+        )
+    assert response.status_code == 200
+    with django_assert_max_num_queries(4):
+        client.get(f"/api/matches/{match.pk}/")
+    assert selectors.match_for(match.pk, seat.player) is not None
