@@ -51,6 +51,7 @@ class GinGame(Game):
         self.scores = [0, 0]
         self.stats = [dict.fromkeys(_STAT_KEYS, 0) for _ in range(2)]
         self.hand_number = 0
+        self.hand_start = 0  # index in the move log of the current hand's first move
         self.last_hand: dict | None = None
         self.over = False
         self.result: dict | None = None
@@ -180,6 +181,7 @@ class GinGame(Game):
             raise IllegalAction(
                 "bad_action", f"a {kind!r} action has exactly the keys {sorted(keys)}"
             )
+        number = self.hand_number
         if kind == "draw":
             self._draw(mover, action["source"])
         elif kind == "pass":
@@ -190,6 +192,8 @@ class GinGame(Game):
             self._discard(mover, action["card"], kind == "knock")
         self.seq += 1
         self._moves.append((mover, dict(action)))
+        if self.hand_number != number:
+            self.hand_start = self.seq
 
     def _pass(self, seat: int) -> None:
         """ "On the first turn, the non-dealing player has first option of taking the upcard
