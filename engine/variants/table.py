@@ -1,0 +1,98 @@
+"""Helpers shared by the multi-player variants (Basic and Indian Rummy)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from engine.cards import COPY_STRIDE, JOKER_TEXT, RANKS, SUITS, Card
+from engine.errors import IllegalAction
+from engine.variants.base import Option
+
+CARD_TEXTS = frozenset([r + s for r in RANKS for s in SUITS] + [JOKER_TEXT])
+
+
+@dataclass(frozen=True)
+class Choice(Option):
+    """An option whose value is one of a few strings (e.g. Indian Rummy's format)."""
+
+    choices: tuple[str, ...] = ()
+
+    def check(self, value: Any) -> Any:
+        if value not in self.choices or not isinstance(value, str):
+            raise ValueError(
+                f"option {self.name!r} must be one of {', '.join(self.choices)}, got {value!r}"
+            )
+        return value
+
+
+def sort_key(c: Card) -> tuple[int, int]:
+    """Suit then rank, the two copies of a two-deck card side by side, jokers last."""
+    return (c.code % COPY_STRIDE, c.copy)
+
+
+def texts(hand) -> list[str]:
+    return [c.text for c in sorted(hand, key=sort_key)]
+
+
+def placements(scores: list[int], *, lower_wins: bool) -> list[int]:
+    """1-based rank per seat; equal scores share the better rank (1, 1, 3)."""
+    sign = 1 if lower_wins else -1
+    return [1 + sum(1 for o in scores if sign * o < sign * s) for s in scores]
+
+
+def copy_json(value):
+    if isinstance(value, dict):
+        return {k: copy_json(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [copy_json(v) for v in value]
+    return value
+
+
+def check_seat(seat, players: int, *, allow_none: bool) -> None:
+    """ValueError for a seat that is not 0..players-1 (or None where a spectator is allowed)."""
+    if seat is None and allow_none:
+        return
+    if type(seat) is not int or not 0 <= seat < players:
+        extra = " or None" if allow_none else ""
+        raise ValueError(f"seat must be an integer from 0 to {players - 1}{extra}, got {seat!r}")
+
+
+def check_action(action, keys: dict[str, frozenset]) -> str:
+    """The action's type, after checking it is a JSON object with exactly the right keys."""
+    if type(action) is not dict:
+        raise IllegalAction("bad_action", "an action is a JSON object with a 'type'")
+    kind = action.get("type")
+    expected = keys.get(kind) if type(kind) is str else None
+    if expected is None:
+        raise IllegalAction("unknown_action", f"unknown action type {kind!r}")
+    if action.keys() != expected:
+        raise IllegalAction(
+            "bad_action", f"a {kind!r} action has exactly the keys {sorted(expected)}"
+        )
+    return kind
+
+
+def take_from(hand: list[Card], wanted: list, *, avoid: Card | None = None) -> list[Card]:
+    """The cards of ``hand`` named by the texts in ``wanted`` (a two-deck hand may hold two
+    cards with the same text; either copy will do, but ``avoid`` is used last).
+
+    IllegalAction names text that is not a card or a card the hand does not hold.
+    """
+    if type(wanted) is not list or not wanted:
+        raise IllegalAction("bad_action", "cards must be a non-empty list of card texts")
+    for text in wanted:
+        if type(text) is not str or text not in CARD_TEXTS:
+            raise IllegalAction("bad_card", f"{text!r} is not a card")
+    if len(set(wanted)) != len(wanted) and len(hand) == len({c.text for c in hand}):
+        raise IllegalAction("bad_action", "a card is named twice")
+    pool = sorted(hand, key=lambda c: (c is avoid, sort_key(c)))
+    out = []
+    for text in wanted:
+        for i, c in enumerate(pool):
+            if c.text == text:
+                out.append(pool.pop(i))
+                break
+        else:
+            raise IllegalAction("card_not_in_hand", f"{text} is not in your hand")
+    return out
