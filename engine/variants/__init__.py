@@ -34,5 +34,17 @@ def names() -> list[str]:
 # Importing registers them.
 from engine.variants import basic as _basic  # noqa: E402
 from engine.variants import gin as _gin  # noqa: E402
+from engine.variants import indian as _indian  # noqa: E402
 
-__all__ = ["Game", "Option", "Record", "Variant", "_basic", "_gin", "get", "names", "register"]
+__all__ = [
+    "Game",
+    "Option",
+    "Record",
+    "Variant",
+    "_basic",
+    "_gin",
+    "_indian",
+    "get",
+    "names",
+    "register",
+]

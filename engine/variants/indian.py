@@ -1,0 +1,497 @@
+"""Indian 13-card Rummy for 2-6 players: two decks, printed and cut jokers, declarations.
+
+Rules from issue 4 and the seeds (../shared/seeds/002_1a0ececae27e13bb.txt,
+003_58e7c7fd04d4c1b8.txt); the choices made where they are silent are in engine/README.md.
+The engine checks every declaration itself and scores the other hands by its own best
+grouping, so a client's grouping is never trusted.
+"""
+
+from __future__ import annotations
+
+from engine import fair
+from engine.cards import RANKS, Card
+from engine.errors import IllegalAction
+from engine.melds import INDIAN_POINTS, INF, PURE_AND_TWO_RUNS, Search, classify
+from engine.variants import indian_bots, register
+from engine.variants.base import Game, Option, Variant
+from engine.variants.table import (
+    Choice,
+    check_action,
+    check_seat,
+    copy_json,
+    placements,
+    sort_key,
+    take_from,
+    texts,
+)
+
+HAND_SIZE = 13
+#: Issue 4: "others score their ungrouped cards' value, capped at 80" and "A wrong
+#: declaration costs the declarer 80. Dropping: first drop 20, middle drop 40."
+MAX_PENALTY = 80
+FIRST_DROP = 20
+MIDDLE_DROP = 40
+#: The open deck is turned into a new stock at most this often per deal; the next time the
+#: stock runs out the deal is a stalemate, so every deal ends (engine/README.md).
+MAX_RESHUFFLES = 3
+POOL_LIMITS = {"pool101": 101, "pool201": 201}
+_ACTION_KEYS = {
+    "draw": frozenset({"type", "source"}),
+    "drop": frozenset({"type"}),
+    "discard": frozenset({"type", "card"}),
+    "declare": frozenset({"type", "card", "groups"}),
+}
+_STAT_KEYS = ("hands_won", "declarations", "wrong_declarations", "drops")
+
+
+def search(hand: list[Card], wild_rank: int) -> Search:
+    return Search(hand, wild_rank=wild_rank, ace_high=True, points=INDIAN_POINTS)
+
+
+def hand_points(hand: list[Card], wild_rank: int) -> int:
+    return sum(0 if c.is_joker or c.rank == wild_rank else INDIAN_POINTS[c.rank] for c in hand)
+
+
+def penalty(hand: list[Card], wild_rank: int) -> int:
+    """Issue 4: "others score their ungrouped cards' value, capped at 80; a player with no
+    pure run scores all cards up to 80". Grouped means the engine's best grouping that
+    includes a pure run; jokers count 0."""
+    s = search(hand, wild_rank)
+    costs = s.costs(*s.mask_of(hand))
+    best = min(costs[3:])
+    return min(MAX_PENALTY, hand_points(hand, wild_rank) if best >= INF else best)
+
+
+def check_declaration(groups: list[list[Card]], wild_rank: int) -> str | None:
+    """None for a valid declaration, else why not. Issue 4: "A declaration is valid only
+    with at least two runs, at least one of them pure (no joker), all 13 cards grouped."."""
+    kinds = []
+    for group in groups:
+        meld = classify(group, wild_rank=wild_rank, ace_high=True)
+        if meld is None:
+            return f"{' '.join(c.text for c in group)} is neither a run nor a set"
+        kinds.append(meld)
+    runs = [m for m in kinds if m.kind == "run"]
+    if len(runs) < 2:
+        return "a declaration needs at least two runs"
+    if not any(m.pure for m in runs):
+        return "a declaration needs a pure run (a run without jokers)"
+    return None
+
+
+def declaration(
+    hand: list[Card], wild_rank: int, s: Search | None = None
+) -> list[list[Card]] | None:
+    """A valid grouping of these 13 cards, or None: the engine's own search."""
+    s = s or search(hand, wild_rank)
+    mask, jokers = s.mask_of(hand)
+    if s.costs(mask, jokers)[PURE_AND_TWO_RUNS]:
+        return None
+    groups, loose = s.arrangement(mask, jokers, PURE_AND_TWO_RUNS)
+    if loose:
+        # Spare jokers join a run, never the only pure one: an impure run if there is one.
+        metas = [classify(g, wild_rank=wild_rank, ace_high=True) for g in groups]
+        runs = [i for i, m in enumerate(metas) if m.kind == "run"]
+        impure = [i for i in runs if not metas[i].pure]
+        groups[(impure or runs)[-1]].extend(loose)
+    return groups
+
+
+class IndianGame(Game):
+    """An Indian Rummy match in one of four formats. ``status`` per seat in the deal:
+    "playing", "dropped", "wrong" (a wrong declaration) or "out" (eliminated from a pool)."""
+
+    def __init__(self, variant: IndianVariant, players: int, seed: str, options: dict) -> None:
+        fair.commitment(seed)  # validates the seed
+        self.variant = variant
+        self.players = players
+        self._seed = seed
+        self.options = options
+        self.seq = 0
+        self._moves: list[tuple[int, dict]] = []
+        self.scores = [0] * players
+        self.stats = [dict.fromkeys(_STAT_KEYS, 0) for _ in range(players)]
+        self.eliminated: list[int | None] = [None] * players
+        self.hand_number = 0
+        self.dealer = players - 1  # so seat 0 plays first in deal 1
+        self.last_hand: dict | None = None
+        self.over = False
+        self.result: dict | None = None
+        self._deal()
+
+    # ------------------------------------------------------------------ state changes
+
+    def _next(self, seat: int, statuses=("playing",)) -> int:
+        n = self.players
+        for k in range(1, n + 1):
+            if self.status[(seat + k) % n] in statuses:
+                return (seat + k) % n
+        raise AssertionError("no seat left to move")  # pragma: no cover - callers check
+
+    def _deal(self) -> None:
+        """13 cards each, one at a time from the dealer's left; then the cut joker, then the
+        first card of the open (discard) pile; the rest is the closed stock."""
+        self.hand_number += 1
+        n = self.players
+        self.status = ["out" if self.eliminated[s] is not None else "playing" for s in range(n)]
+        if self.hand_number > 1:
+            self.dealer = self._next(self.dealer, ("playing",))
+        first = self._next(self.dealer)
+        order = [(first + k) % n for k in range(n) if self.status[(first + k) % n] == "playing"]
+        deck = fair.shuffled_deck(
+            self._seed, self.hand_number, decks=2, jokers=self.options["jokers"]
+        )
+        hands: list[list[Card]] = [[] for _ in range(n)]
+        dealt = HAND_SIZE * len(order)
+        for i in range(dealt):
+            hands[order[i % len(order)]].append(deck[i])
+        self.hands = [sorted(h, key=sort_key) for h in hands]
+        # Issue 4: "after the deal a wild-joker rank is drawn from the stock (the cut joker)";
+        # a printed joker cut makes aces wild (the common convention).
+        self.cut = deck[dealt]
+        self.wild_rank = self.cut.rank or 1
+        self.discard = [deck[dealt + 1]]
+        self.stock = deck[: dealt + 1 : -1]
+        self.deal_points = [0] * n
+        self.has_drawn = [False] * n
+        self.taken: Card | None = None
+        self.reshuffles = 0
+        self.phase = "draw"
+        self.to_move = first
+
+    def _end_turn(self, seat: int) -> None:
+        self.taken = None
+        if not self.stock:
+            if self.reshuffles >= MAX_RESHUFFLES or len(self.discard) < 2:
+                self._end_deal(None, "stalemate")
+                return
+            self.reshuffles += 1
+            top = self.discard[-1]
+            label = f"hand:{self.hand_number}:reshuffle:{self.reshuffles}"
+            self.stock = fair.shuffle(self.discard[:-1], self._seed, label)
+            self.discard = [top]
+        self.to_move = self._next(seat)
+        self.phase = "draw"
+
+    def _leave(self, seat: int, status: str, points: int) -> None:
+        """A seat drops or declares wrongly: it is out of this deal with ``points``."""
+        self.status[seat] = status
+        self.deal_points[seat] = points
+        self.taken = None
+        playing = [s for s in range(self.players) if self.status[s] == "playing"]
+        if len(playing) == 1:
+            self._end_deal(playing[0], "last_left")
+            return
+        self.to_move = self._next(seat)
+        self.phase = "draw"
+
+    def _end_deal(self, winner: int | None, kind: str, shown: list | None = None) -> None:
+        w = self.wild_rank
+        groups: list = [None] * self.players
+        for s in range(self.players):
+            if self.status[s] != "playing" or s == winner:
+                continue
+            if kind == "declared":
+                self.deal_points[s] = penalty(self.hands[s], w)
+            best = search(self.hands[s], w)
+            mask, jokers = best.mask_of(self.hands[s])
+            costs = best.costs(mask, jokers)
+            pure = min(costs[3:])
+            flag = 3 + costs[3:].index(pure) if pure < INF else costs.index(min(costs))
+            found, loose = best.arrangement(mask, jokers, flag)
+            groups[s] = {"groups": [texts(g) for g in found], "ungrouped": texts(loose)}
+        if shown is not None:
+            groups[winner] = {"groups": [texts(g) for g in shown], "ungrouped": []}
+        if winner is not None:
+            self.stats[winner]["hands_won"] += 1
+        for s in range(self.players):
+            self.scores[s] += self.deal_points[s]
+        self.last_hand = {
+            "hand_number": self.hand_number,
+            "dealer": self.dealer,
+            "kind": kind,
+            "winner": winner,
+            "cut_joker": self.cut.text,
+            "wild_rank": RANKS[self.wild_rank - 1],
+            "status": list(self.status),
+            "hands": [texts(h) for h in self.hands],
+            "groups": groups,
+            "points": list(self.deal_points),
+            "scores": list(self.scores),
+        }
+        self.taken = None
+        fmt = self.options["format"]
+        if fmt in POOL_LIMITS:
+            # Issue 4: "players are out when they reach the limit; the last one left wins".
+            for s in range(self.players):
+                if self.eliminated[s] is None and self.scores[s] >= POOL_LIMITS[fmt]:
+                    self.eliminated[s] = self.hand_number
+            if sum(e is None for e in self.eliminated) <= 1:
+                self._finish()
+                return
+        elif fmt == "points" or self.hand_number >= self.options["deals"]:
+            self._finish()
+            return
+        self._deal()
+
+    def _finish(self) -> None:
+        scores = self.scores
+        if self.options["format"] in POOL_LIMITS:
+            # Survivors first, then later eliminations, then fewer points.
+            keys = [(-(e or 10**9), p) for e, p in zip(self.eliminated, scores, strict=True)]
+            ranks = [1 + sum(1 for o in keys if o < k) for k in keys]
+        else:
+            ranks = placements(scores, lower_wins=True)
+        firsts = [s for s in range(self.players) if ranks[s] == 1]
+        self.over = True
+        self.to_move = None
+        self.phase = "over"
+        self.result = {
+            "winner": firsts[0] if len(firsts) == 1 else None,
+            "scores": list(scores),
+            "placements": ranks,
+            "hands": self.hand_number,
+            "format": self.options["format"],
+            "lower_wins": True,
+            "stats": [dict(s) for s in self.stats],
+        }
+
+    # ------------------------------------------------------------------ the public API
+
+    @property
+    def moves(self) -> list[dict]:
+        return [{"seat": s, "action": copy_json(a)} for s, a in self._moves]
+
+    def legal_actions(self, seat: int) -> list[dict]:
+        """Draws and the drop; after drawing, every discard and, for each card whose discard
+        leaves a valid hand, one declaration with the engine's grouping (any other grouping
+        of the same 13 cards may be sent: it is checked, and a wrong one costs 80)."""
+        check_seat(seat, self.players, allow_none=False)
+        if self.over or seat != self.to_move:
+            return []
+        if self.phase == "draw":
+            out = [{"type": "draw", "source": "stock"}]
+            if self.discard:
+                out.append({"type": "draw", "source": "discard"})
+            out.append({"type": "drop"})
+            return out
+        hand = self.hands[seat]
+        choices = self.discard_choices(seat)
+        out = [{"type": "discard", "card": c.text} for c in choices]
+        s = search(hand, self.wild_rank)
+        for c in choices:
+            rest = [x for x in hand if x is not c]
+            groups = declaration(rest, self.wild_rank, s)
+            if groups is not None:
+                out.append(
+                    {"type": "declare", "card": c.text, "groups": [texts(g) for g in groups]}
+                )
+        return out
+
+    def discard_choices(self, seat: int) -> list[Card]:
+        """One card per text the seat may discard (not the card just taken from the pile)."""
+        seen: dict[str, Card] = {}
+        for c in self.hands[seat]:
+            if c is not self.taken and c.text not in seen:
+                seen[c.text] = c
+        return list(seen.values())
+
+    def apply(self, action: dict, seat: int | None = None) -> None:
+        """Validate everything first, then change state, so an illegal action changes nothing."""
+        mover = self.to_move
+        if seat is not None and (seat != mover or type(seat) is not int):
+            check_seat(seat, self.players, allow_none=True)
+            if not self.over:
+                raise IllegalAction(
+                    "not_your_turn", f"it is seat {mover}'s turn, not seat {seat}'s"
+                )
+        if self.over:
+            raise IllegalAction("match_over", "the match is over")
+        kind = check_action(action, _ACTION_KEYS)
+        recorded = copy_json(action)
+        if kind == "draw":
+            self._draw(mover, action["source"])
+        elif kind == "drop":
+            self._drop(mover)
+        elif kind == "discard":
+            self._discard(mover, action["card"])
+        else:
+            self._declare(mover, action["card"], action["groups"])
+        self.seq += 1
+        self._moves.append((mover, recorded))
+
+    def _draw(self, seat: int, source) -> None:
+        if self.phase != "draw":
+            raise IllegalAction("wrong_phase", "you have drawn already this turn")
+        if source == "stock":
+            c = self.stock.pop()
+            self.taken = None
+        elif source == "discard":
+            if not self.discard:
+                raise IllegalAction("empty_discard", "the discard pile is empty")
+            c = self.discard.pop()
+            self.taken = c
+        else:
+            raise IllegalAction(
+                "bad_action", f"source must be 'stock' or 'discard', got {source!r}"
+            )
+        self.hands[seat].append(c)
+        self.hands[seat].sort(key=sort_key)
+        self.has_drawn[seat] = True
+        self.phase = "discard"
+
+    def _drop(self, seat: int) -> None:
+        """Issue 4: "Dropping: first drop 20, middle drop 40." A drop is made instead of
+        drawing; it is a first drop before the seat's first draw of the deal."""
+        if self.phase != "draw":
+            raise IllegalAction("wrong_phase", "you may drop only before drawing")
+        self.stats[seat]["drops"] += 1
+        self._leave(seat, "dropped", MIDDLE_DROP if self.has_drawn[seat] else FIRST_DROP)
+
+    def _card(self, seat: int, text) -> Card:
+        if self.phase != "discard":
+            raise IllegalAction("wrong_phase", "draw a card first")
+        (c,) = take_from(self.hands[seat], [text], avoid=self.taken)
+        if c is self.taken:
+            raise IllegalAction(
+                "cannot_discard_drawn_discard",
+                f"{c.text} was just taken from the discard pile; discard another card",
+            )
+        return c
+
+    def _discard(self, seat: int, text) -> None:
+        c = self._card(seat, text)
+        self.hands[seat] = [x for x in self.hands[seat] if x is not c]
+        self.discard.append(c)
+        self._end_turn(seat)
+
+    def _declare(self, seat: int, text, groups) -> None:
+        """The finishing card goes face down; the 13 others must be grouped exactly as sent.
+        A grouping that breaks the rules is a wrong declaration: "A wrong declaration costs
+        the declarer 80." (issue 4) and the seat is out of the deal."""
+        c = self._card(seat, text)
+        rest = [x for x in self.hands[seat] if x is not c]
+        if type(groups) is not list or not all(type(g) is list and g for g in groups):
+            raise IllegalAction("bad_groups", "groups must be a list of non-empty lists of cards")
+        pool = list(rest)
+        shown: list[list[Card]] = []
+        for group in groups:
+            try:
+                cards = take_from(pool, group)
+            except IllegalAction as err:
+                raise IllegalAction(
+                    "bad_groups", f"the groups must hold exactly your 13 other cards: {err.message}"
+                ) from None
+            pool = [x for x in pool if all(x is not y for y in cards)]
+            shown.append(cards)
+        if pool:
+            raise IllegalAction(
+                "bad_groups", f"the groups leave out {' '.join(texts(pool))}; group all 13 cards"
+            )
+        if check_declaration(shown, self.wild_rank) is not None:
+            self.stats[seat]["wrong_declarations"] += 1
+            self._leave(seat, "wrong", MAX_PENALTY)
+            return
+        self.hands[seat] = rest
+        self.discard.append(c)
+        self.stats[seat]["declarations"] += 1
+        self.deal_points[seat] = 0
+        self._end_deal(seat, "declared", shown)
+
+    def view(self, seat: int | None) -> dict:
+        check_seat(seat, self.players, allow_none=True)
+        return {
+            "variant": "indian",
+            "seat": seat,
+            "players": self.players,
+            "seq": self.seq,
+            "to_move": self.to_move,
+            "phase": self.phase,
+            "hand": texts(self.hands[seat]) if seat is not None else [],
+            "hand_counts": [len(h) for h in self.hands],
+            "discard": [c.text for c in self.discard],
+            "stock_count": len(self.stock),
+            "reshuffles": self.reshuffles,
+            "scores": list(self.scores),
+            "hand_number": self.hand_number,
+            "dealer": self.dealer,
+            "melds": [],  # groups stay private until the show (see last_hand)
+            "cut_joker": self.cut.text,
+            "wild_rank": RANKS[self.wild_rank - 1],
+            "status": list(self.status),
+            "deal_points": list(self.deal_points),
+            "eliminated": list(self.eliminated),
+            "taken_from_discard": self.taken.text if self.taken else None,
+            "last_hand": copy_json(self.last_hand),
+            "options": dict(self.options),
+            "over": self.over,
+            "result": copy_json(self.result),
+        }
+
+    def _snapshot(self) -> tuple:
+        """Every piece of state (secret parts included), for tests that compare states."""
+        return (
+            self.seq,
+            repr(self._moves),
+            repr(self.hands),
+            repr(self.discard),
+            repr(self.stock),
+            self.cut,
+            self.wild_rank,
+            self.taken,
+            self.reshuffles,
+            tuple(self.status),
+            tuple(self.deal_points),
+            tuple(self.has_drawn),
+            tuple(self.eliminated),
+            self.phase,
+            self.to_move,
+            tuple(self.scores),
+            repr(self.stats),
+            self.hand_number,
+            self.dealer,
+            repr(self.last_hand),
+            self.over,
+            repr(self.result),
+        )
+
+
+class IndianVariant(Variant):
+    """Indian 13-card Rummy: Points (one deal), Pool 101/201, or a fixed number of deals."""
+
+    name = "indian"
+    min_players = 2
+    max_players = 6
+    bots = ("random", "greedy")
+    options = (
+        Choice(
+            "format",
+            str,
+            "points",
+            help="points: one deal; pool101/pool201: out at the limit, last left wins; "
+            "deals: a fixed number of deals, lowest total wins",
+            choices=("points", "pool101", "pool201", "deals"),
+        ),
+        Option("deals", int, 2, 1, 20, "number of deals in the 'deals' format"),
+        Option("jokers", int, 2, 0, 4, "printed jokers added to the two decks"),
+    )
+
+    def check_option_combination(self, options: dict) -> None:
+        if options["format"] != "deals" and options["deals"] != 2:
+            raise ValueError("option 'deals' applies only to format 'deals'")
+
+    def new(self, players: int = 2, seed: str = "", options: dict | None = None) -> IndianGame:
+        self.validate_players(players)
+        return IndianGame(self, players, seed, self.validate_options(options))
+
+    def bot_action(self, game: IndianGame, seat: int, bot: str = "greedy") -> dict:
+        self.validate_bot(bot)
+        if not isinstance(game, IndianGame):
+            raise ValueError(f"game must be an indian game, got {type(game).__name__}")
+        check_seat(seat, game.players, allow_none=False)
+        if game.to_move != seat:
+            raise ValueError(f"it is not seat {seat}'s turn")
+        return indian_bots.BOTS[bot](game, seat)
+
+
+VARIANT = register(IndianVariant())
