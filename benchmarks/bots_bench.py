@@ -1,0 +1,84 @@
+"""Gin bot strength: expert must beat greedy, and greedy must beat random, significantly.
+
+Run::
+
+    .venv/bin/python -m benchmarks.bots_bench                # 3,000 hands per pairing
+    .venv/bin/python -m benchmarks.bots_bench --hands 2000
+
+Each pairing plays single hands from fresh seeds, swapping seats every hand so both bots
+deal equally often. It prints the first bot's share of the decided hands with a 95% Wilson
+confidence interval, draws, and points per hand; the exit code is 1 unless every interval
+lies above 50%.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+import time
+
+from engine import variants
+
+PAIRINGS = (("expert", "greedy"), ("greedy", "random"), ("expert", "random"))
+Z95 = 1.959964
+
+
+def wilson(wins: int, n: int) -> tuple[float, float]:
+    """95% Wilson score interval for a proportion (sound near 0 and 1, unlike p +- 2se)."""
+    if n == 0:
+        return 0.0, 1.0
+    p = wins / n
+    centre = (p + Z95**2 / (2 * n)) / (1 + Z95**2 / n)
+    half = Z95 * math.sqrt(p * (1 - p) / n + Z95**2 / (4 * n * n)) / (1 + Z95**2 / n)
+    return centre - half, centre + half
+
+
+def play_hands(first: str, second: str, hands: int) -> dict:
+    v = variants.get("gin")
+    wins = [0, 0]
+    points = [0, 0]
+    draws = 0
+    for i in range(hands):
+        bots = (first, second) if i % 2 == 0 else (second, first)
+        g = v.new(2, f"bots-{first}-{second}-{i // 2}", {})
+        while g.hand_number == 1 and not g.over:
+            seat = g.to_move
+            g.apply(v.bot_action(g, seat, bots[seat]), seat)
+        last = g.last_hand
+        if last["winner"] is None:
+            draws += 1
+            continue
+        side = 0 if bots[last["winner"]] == first else 1
+        wins[side] += 1
+        points[side] += last["points"]
+    return {"wins": wins, "points": points, "draws": draws}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--hands", type=int, default=3000, help="hands per pairing (>= 2000)")
+    args = parser.parse_args(argv)
+    ok = True
+    for first, second in PAIRINGS:
+        start = time.perf_counter()
+        r = play_hands(first, second, args.hands)
+        decided = sum(r["wins"])
+        low, high = wilson(r["wins"][0], decided)
+        share = r["wins"][0] / decided
+        per_hand = (r["points"][0] - r["points"][1]) / args.hands
+        better = low > 0.5
+        ok &= better
+        print(
+            f"{first:>6} vs {second:<6} hands {args.hands}  decided {decided}  draws {r['draws']}  "
+            f"{first} wins {share:6.1%}  95% CI [{low:6.1%}, {high:6.1%}]  "
+            f"net points/hand {per_hand:+6.2f}  "
+            f"{'significant' if better else 'NOT significant'}  "
+            f"({time.perf_counter() - start:.0f}s)",
+            flush=True,
+        )
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
