@@ -1,7 +1,8 @@
 """Reads shared by the API, pages and tasks."""
 
-from django.db.models import Case, Prefetch, When
+from django.db.models import Case, F, Prefetch, When, Window
 from django.db.models import Value as V
+from django.db.models.functions import RowNumber
 
 from gameplay import games
 from gameplay.models import (
@@ -11,6 +12,7 @@ from gameplay.models import (
     Metric,
     Player,
     PlayerMetric,
+    PlayerTitle,
     Rating,
     RatingChange,
     Room,
@@ -141,3 +143,38 @@ def rating_history(player: Player, variant: str, limit: int = 50) -> list[float]
         "-id"
     )[:limit]
     return [row.ordinal for row in reversed(rows)]
+
+
+# --- pages: the lobby and the player profile (appended for the server-rendered pages) ---
+
+
+def player_of_user(user) -> Player | None:
+    """The signed-in user's player, or None; a read, so it never creates one."""
+    if not user.is_authenticated:
+        return None
+    return Player.objects.filter(user=user).select_related("displayed_title").first()
+
+
+def player_profile(player_id: int) -> Player | None:
+    return Player.objects.select_related("user", "displayed_title").filter(pk=player_id).first()
+
+
+def titles_of(player: Player) -> list[PlayerTitle]:
+    return list(
+        PlayerTitle.objects.filter(player=player).select_related("title").order_by("granted_at")
+    )
+
+
+def rating_histories(player: Player, limit: int = 50) -> dict[str, list[float]]:
+    """The last `limit` ordinals of every variant in one query (a window per rating)."""
+    rows = (
+        RatingChange.objects.filter(rating__player=player)
+        .annotate(newest=Window(RowNumber(), partition_by=F("rating_id"), order_by=F("id").desc()))
+        .filter(newest__lte=limit)
+        .order_by("rating__variant", "id")
+        .values_list("rating__variant", "ordinal")
+    )
+    histories: dict[str, list[float]] = {}
+    for variant, ordinal in rows:
+        histories.setdefault(variant, []).append(ordinal)
+    return histories

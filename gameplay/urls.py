@@ -4,4 +4,7 @@ from gameplay import views
 
 urlpatterns = [
     path("", views.home, name="home"),
+    path("rooms/", views.lobby, name="lobby"),
+    path("me/", views.me, name="me"),
+    path("players/<int:player_id>/", views.player_profile, name="player-profile"),
 ]

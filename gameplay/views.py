@@ -1,5 +1,105 @@
-from django.shortcuts import render
+"""Server-rendered pages. Thin: reads come from gameplay.selectors, shaping stays here."""
+
+from django.contrib.auth.decorators import login_required
+from django.http import Http404
+from django.shortcuts import redirect, render
+
+from gameplay import profile, selectors, services
+
+CHART_WIDTH = 240
+CHART_HEIGHT = 60
+CHART_PAD = 4
+RECENT_MATCHES = 10
 
 
 def home(request):
     return render(request, "home.html")
+
+
+def lobby(request):
+    """Every active room, locked ones marked for the viewer (anonymous viewers: level 1)."""
+    player = selectors.player_of_user(request.user)
+    return render(
+        request,
+        "gameplay/lobby.html",
+        {
+            "player": player,
+            "level": player.level if player else 1,
+            "rooms": selectors.rooms_for(player),
+        },
+    )
+
+
+@login_required
+def me(request):
+    # Staff accounts get their player on first visit, as the API's /me/ does.
+    return redirect("player-profile", player_id=services.player_for_user(request.user).pk)
+
+
+def player_profile(request, player_id: int):
+    player = selectors.player_profile(player_id)
+    if player is None:
+        raise Http404("No such player.")
+    histories = selectors.rating_histories(player)
+    ratings = [
+        {"rating": rating, "chart": line_chart(histories.get(rating.variant, []))}
+        for rating in selectors.ratings_of(player)
+    ]
+    return render(
+        request,
+        "gameplay/profile.html",
+        {
+            "player": player,
+            "is_me": request.user.is_authenticated and request.user.pk == player.user_id,
+            "progress": selectors.level_progress(player),
+            "ratings": ratings,
+            "titles": selectors.titles_of(player),
+            "achievements": selectors.achievements_of(player),
+            "matches": recent_matches(player),
+            "sections": profile.render_sections(player, request),
+        },
+    )
+
+
+def recent_matches(player) -> list[dict]:
+    """The player's latest matches with their own seat and the opponents split out."""
+    rows = []
+    # The cached engine state is a pickle per match; the list never needs it.
+    for match in selectors.matches_of(player).defer("state")[:RECENT_MATCHES]:
+        seats = sorted(match.seats.all(), key=lambda seat: seat.index)
+        mine = next(seat for seat in seats if seat.player_id == player.pk)
+        rows.append(
+            {
+                "match": match,
+                "seat": mine,
+                "opponents": [seat.player for seat in seats if seat.player_id != player.pk],
+            }
+        )
+    return rows
+
+
+def line_chart(values: list[float]) -> dict | None:
+    """An SVG path through `values`, scaled to the chart box (newest on the right)."""
+    if not values:
+        return None
+    low, high = min(values), max(values)
+    span = (high - low) or 1.0
+    inner_w = CHART_WIDTH - 2 * CHART_PAD
+    inner_h = CHART_HEIGHT - 2 * CHART_PAD
+    step = inner_w / (len(values) - 1) if len(values) > 1 else 0.0
+    points = [
+        (CHART_PAD + i * step, CHART_PAD + inner_h - (value - low) / span * inner_h)
+        for i, value in enumerate(values)
+    ]
+    if len(points) == 1:  # one rated match: a flat line across the box
+        points.append((CHART_WIDTH - CHART_PAD, points[0][1]))
+    path = "M" + " L".join(f"{x:.1f},{y:.1f}" for x, y in points)
+    return {
+        "path": path,
+        "width": CHART_WIDTH,
+        "height": CHART_HEIGHT,
+        "low": low,
+        "high": high,
+        "last": points[-1],
+        "count": len(values),
+    }

@@ -1,0 +1,346 @@
+"""Django admin for what admins manage: players, levels, rooms, titles, achievements,
+rewards, and matches (read-only, with a re-verify action).
+
+Balances, XP, levels, titles held and unlocked achievements only move through
+gameplay.services, so they are read-only here; the actions call those services.
+"""
+
+import uuid
+
+from django import forms
+from django.contrib import admin, messages
+from django.core.exceptions import ValidationError
+from django.template.response import TemplateResponse
+from django.utils.html import format_html
+
+from engine import variants
+from gameplay import services
+from gameplay.models import (
+    Achievement,
+    CoinEntry,
+    Level,
+    Match,
+    Move,
+    Player,
+    PlayerAchievement,
+    PlayerTitle,
+    Rating,
+    RatingChange,
+    Reward,
+    Room,
+    Seat,
+    Title,
+    XpEntry,
+)
+
+
+class ReadOnlyInline(admin.TabularInline):
+    """Rows only services write (ledgers, logs): shown, never edited here."""
+
+    extra = 0
+    can_delete = False
+    show_change_link = False
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+class ReadOnlyAdmin(admin.ModelAdmin):
+    """Records of what happened (matches, ratings): viewable, never edited by hand."""
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+# --- players --------------------------------------------------------------------------
+
+
+class CoinEntryInline(ReadOnlyInline):
+    model = CoinEntry
+    fields = ["created_at", "amount", "balance_after", "reason", "key"]
+    readonly_fields = fields
+    ordering = ["-id"]
+
+
+class XpEntryInline(ReadOnlyInline):
+    model = XpEntry
+    fields = ["created_at", "amount", "reason", "key"]
+    readonly_fields = fields
+    ordering = ["-id"]
+
+
+class PlayerTitleInline(ReadOnlyInline):
+    model = PlayerTitle
+    fields = ["title", "reason", "granted_at"]
+    readonly_fields = fields
+    verbose_name_plural = "titles held"
+
+
+class PlayerAchievementInline(ReadOnlyInline):
+    model = PlayerAchievement
+    fields = ["achievement", "unlocked_at"]
+    readonly_fields = fields
+    verbose_name_plural = "achievements unlocked"
+
+
+class GrantRewardForm(forms.Form):
+    reward = forms.ModelChoiceField(queryset=Reward.objects.select_related("title"))
+    reason = forms.CharField(max_length=100, initial="Granted by an admin")
+    # Minted when the form is shown, so submitting the same form twice grants once.
+    grant_id = forms.UUIDField(widget=forms.HiddenInput)
+
+
+@admin.register(Player)
+class PlayerAdmin(admin.ModelAdmin):
+    list_display = [
+        "display_name",
+        "user",
+        "level",
+        "xp",
+        "coins",
+        "displayed_title",
+        "is_bot",
+        "created_at",
+    ]
+    list_filter = ["level", "is_bot", "bot_kind"]
+    search_fields = ["display_name", "user__username"]
+    list_select_related = ["user", "displayed_title"]
+    readonly_fields = ["xp", "level", "coins", "displayed_title", "created_at"]
+    raw_id_fields = ["user"]
+    inlines = [PlayerTitleInline, PlayerAchievementInline, CoinEntryInline, XpEntryInline]
+    actions = ["grant_reward"]
+
+    @admin.action(description="Grant a reward to the selected players")
+    def grant_reward(self, request, queryset):
+        """Pick a reward on an intermediate page, then grant it through the service."""
+        if "apply" in request.POST:
+            form = GrantRewardForm(request.POST)
+            if form.is_valid():
+                reward = form.cleaned_data["reward"]
+                key = f"admin:{request.user.pk}:{form.cleaned_data['grant_id'].hex}"
+                granted = sum(
+                    services.reward_grant(
+                        player_id=player_id,
+                        reward=reward,
+                        reason=form.cleaned_data["reason"],
+                        key=key,
+                    )
+                    for player_id in queryset.values_list("pk", flat=True)
+                )
+                skipped = queryset.count() - granted
+                self.message_user(
+                    request,
+                    f"Granted {reward} to {granted} player(s)"
+                    + (f"; {skipped} already had this grant." if skipped else "."),
+                    messages.SUCCESS,
+                )
+                return None
+        else:
+            form = GrantRewardForm(initial={"grant_id": uuid.uuid4()})
+        return TemplateResponse(
+            request,
+            "gameplay/admin/grant_reward.html",
+            {
+                **self.admin_site.each_context(request),
+                "title": "Grant a reward",
+                "opts": self.model._meta,
+                "form": form,
+                "players": queryset,
+                "action_checkbox_name": admin.helpers.ACTION_CHECKBOX_NAME,
+            },
+        )
+
+
+# --- progression ----------------------------------------------------------------------
+
+
+@admin.register(Level)
+class LevelAdmin(admin.ModelAdmin):
+    list_display = ["number", "xp_required", "title"]
+    list_select_related = ["title"]
+    autocomplete_fields = ["title"]
+
+
+@admin.register(Title)
+class TitleAdmin(admin.ModelAdmin):
+    list_display = ["name", "code", "metric", "threshold"]
+    list_filter = ["metric"]
+    search_fields = ["name", "code"]
+    prepopulated_fields = {"code": ["name"]}
+
+
+@admin.register(Reward)
+class RewardAdmin(admin.ModelAdmin):
+    list_display = ["name", "code", "xp", "coins", "title"]
+    list_select_related = ["title"]
+    search_fields = ["name", "code"]
+    prepopulated_fields = {"code": ["name"]}
+    autocomplete_fields = ["title"]
+
+
+@admin.register(Achievement)
+class AchievementAdmin(admin.ModelAdmin):
+    list_display = ["name", "code", "tier", "metric", "threshold", "hidden", "reward"]
+    list_filter = ["tier", "metric", "hidden"]
+    search_fields = ["name", "code", "description"]
+    list_select_related = ["reward"]
+    prepopulated_fields = {"code": ["name"]}
+    autocomplete_fields = ["reward"]
+
+
+# --- rooms ----------------------------------------------------------------------------
+
+
+class RoomForm(forms.ModelForm):
+    """Checks variant, seats and options against the engine, so a room can always deal."""
+
+    class Meta:
+        model = Room
+        fields = [
+            "name",
+            "variant",
+            "options",
+            "seats",
+            "min_level",
+            "entry_fee",
+            "turn_seconds",
+            "max_timeouts",
+            "bots_allowed",
+            "active",
+        ]
+
+    def clean(self):
+        cleaned = super().clean()
+        name, seats = cleaned.get("variant"), cleaned.get("seats")
+        if not name or seats is None:
+            return cleaned
+        try:
+            variant = variants.get(name)
+        except ValueError as exc:
+            raise ValidationError({"variant": str(exc)}) from exc
+        try:
+            variant.validate_players(seats)
+        except ValueError as exc:
+            raise ValidationError({"seats": str(exc)}) from exc
+        try:
+            variant.validate_options(cleaned.get("options") or {})
+        except ValueError as exc:
+            raise ValidationError({"options": str(exc)}) from exc
+        return cleaned
+
+
+@admin.register(Room)
+class RoomAdmin(admin.ModelAdmin):
+    form = RoomForm
+    list_display = [
+        "name",
+        "variant",
+        "seats",
+        "min_level",
+        "entry_fee",
+        "turn_seconds",
+        "bots_allowed",
+        "active",
+    ]
+    list_editable = ["min_level", "active"]
+    list_filter = ["variant", "active", "bots_allowed", "min_level"]
+    search_fields = ["name"]
+
+
+# --- matches and ratings --------------------------------------------------------------
+
+
+class SeatInline(ReadOnlyInline):
+    model = Seat
+    fields = ["index", "player", "score", "placement", "timeouts", "forfeited"]
+    readonly_fields = fields
+
+
+class MoveInline(ReadOnlyInline):
+    model = Move
+    fields = ["number", "seat", "action", "automatic", "created_at"]
+    readonly_fields = fields
+    verbose_name_plural = "move log"
+
+
+@admin.register(Match)
+class MatchAdmin(ReadOnlyAdmin):
+    list_display = ["id", "variant", "room", "status", "players", "seq", "created_at", "finished"]
+    list_filter = ["status", "variant", "room"]
+    search_fields = ["=id", "seats__player__display_name", "seats__player__user__username"]
+    list_select_related = ["room"]
+    date_hierarchy = "created_at"
+    # The engine state is a binary cache; the seed stays secret until the match ends.
+    exclude = ["state", "seed"]
+    readonly_fields = ["revealed_seed"]
+    inlines = [SeatInline, MoveInline]
+    actions = ["reverify"]
+
+    @admin.display(description="finished", ordering="finished_at")
+    def finished(self, match: Match):
+        return match.finished_at
+
+    @admin.display(description="seed")
+    def revealed_seed(self, match: Match):
+        if match.status == Match.Status.ACTIVE:
+            return format_html("<em>{}</em>", "secret until the match ends")
+        return match.seed
+
+    @admin.action(description="Re-verify the selected matches by replaying their move logs")
+    def reverify(self, request, queryset):
+        for match in queryset:
+            if match.status == Match.Status.ACTIVE:
+                self.message_user(
+                    request, f"Match {match.pk} is still being played.", messages.WARNING
+                )
+                continue
+            problem = services.match_verify(match=match)
+            if problem is None:
+                self.message_user(
+                    request,
+                    f"Match {match.pk}: the replay reproduces the stored result.",
+                    messages.SUCCESS,
+                )
+            else:
+                self.message_user(request, f"Match {match.pk}: {problem}", messages.ERROR)
+
+
+class RatingChangeInline(ReadOnlyInline):
+    model = RatingChange
+    fields = ["match", "ordinal", "mu", "sigma", "created_at"]
+    readonly_fields = fields
+    verbose_name_plural = "history"
+
+
+@admin.register(Rating)
+class RatingAdmin(ReadOnlyAdmin):
+    list_display = [
+        "player",
+        "variant",
+        "ordinal",
+        "mu",
+        "sigma",
+        "rated_matches",
+        "provisional",
+        "last_rated_at",
+    ]
+    list_filter = ["variant"]
+    search_fields = ["player__display_name", "player__user__username"]
+    list_select_related = ["player"]
+    inlines = [RatingChangeInline]
+
+    @admin.display(boolean=True)
+    def provisional(self, rating: Rating) -> bool:
+        return rating.provisional

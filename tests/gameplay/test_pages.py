@@ -1,0 +1,222 @@
+"""The lobby and the player profile: in Chromium, and with their query counts pinned."""
+
+from pathlib import Path
+
+import pytest
+from django.urls import reverse
+
+from engine import variants
+from gameplay import games, profile, services
+from gameplay.models import Match, Seat
+from tests.factories import (
+    AchievementFactory,
+    LevelFactory,
+    PlayerFactory,
+    RoomFactory,
+    TitleFactory,
+)
+
+SECTION_TEMPLATES = Path(__file__).parent / "page_templates"
+# Today's counts for a signed-in viewer (session and user are two of them); they must not
+# grow with the rows shown, or a query has crept into a loop.
+LOBBY_MAX_QUERIES = 4
+PROFILE_MAX_QUERIES = 12
+
+
+def play_match(player, opponent, seed: str, target: int = 10) -> Match:
+    """A real match to the end through the services; the human moves as the greedy bot."""
+    match = services.match_create(
+        variant="gin", options={"target": target}, players=[player, opponent], seed=seed
+    )
+    while True:
+        match.refresh_from_db()
+        if match.status != Match.Status.ACTIVE:
+            return match
+        seat = Seat.objects.get(match=match, index=match.to_move)
+        action = variants.get("gin").bot_action(games.load(match), seat.index, bot="greedy")
+        services.match_act(match_id=match.pk, player=player, seq=match.seq, action=action)
+
+
+def progression():
+    """Levels 1-3 (level 2 grants a title) and achievements: one unlocked by a first
+    match, one far off, one hidden."""
+    LevelFactory(number=1, xp_required=0)
+    LevelFactory(number=2, xp_required=10, title=TitleFactory(name="Apprentice"))
+    LevelFactory(number=3, xp_required=5000)
+    AchievementFactory(name="First Deal", metric="matches_played", threshold=1)
+    AchievementFactory(name="Veteran", metric="matches_played", threshold=100)
+    AchievementFactory(name="Secret Thing", metric="matches_played", threshold=50, hidden=True)
+
+
+def lobby_rooms():
+    RoomFactory(name="Beginners", min_level=1)
+    RoomFactory(name="Club", min_level=3, entry_fee=25)
+    RoomFactory(name="Masters", min_level=10)
+    RoomFactory(name="Closed", min_level=1, active=False)
+
+
+# --- in the browser --------------------------------------------------------------------
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_lobby_shows_open_and_locked_rooms_for_the_player(page, login):
+    lobby_rooms()
+    PlayerFactory(user__username="ada", level=3)
+    login("ada")
+    page.goto("/rooms/")
+    assert page.title() == "Lobby · Knock"
+    open_rooms = page.locator("tr.room.open td:first-child").all_inner_texts()
+    locked = page.locator("tr.room.locked")
+    assert open_rooms == ["Beginners", "Club"]
+    assert locked.locator("td:first-child").all_inner_texts() == ["Masters"]
+    assert "unlocks at level 10" in locked.inner_text()
+    assert page.locator("tr.room", has_text="Club").inner_text().count("25 coins") == 1
+    assert float(locked.evaluate("row => getComputedStyle(row).opacity")) < 1
+    assert "Closed" not in page.content()
+    assert page.locator(".login-hint").count() == 0
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_profile_shows_progress_ratings_titles_achievements_and_matches(page, login, eager_tasks):
+    progression()
+    player = PlayerFactory(user__username="grace", display_name="Grace")
+    bot = services.bot_players(kind="greedy", count=1)[0]
+    for number in range(3):
+        play_match(player, bot, seed=f"profile-{number}")
+    player.refresh_from_db()
+    assert player.level == 2
+
+    login("grace")
+    page.goto("/me/")
+    assert page.url.endswith(f"/players/{player.pk}/")
+    assert page.locator("h1").inner_text() == "Grace"
+
+    level = page.locator("section.level")
+    assert "Level 2" in level.inner_text()
+    assert "to level 3" in level.inner_text()
+    expected = round((player.xp - 10) / (5000 - 10) * 100)
+    assert page.locator("#level-progress").get_attribute("value") == str(expected)
+
+    chart = page.locator(".rating[data-variant=gin] svg.rating-chart")
+    assert chart.count() == 1
+    path = chart.locator("path").get_attribute("d")
+    assert path.startswith("M") and path.count("L") == 2  # three rated matches
+    assert "provisional" in page.locator(".rating[data-variant=gin]").inner_text()
+
+    assert page.locator("section.titles li.title").all_inner_texts()[0].startswith("Apprentice")
+    assert page.locator(".displayed-title").inner_text() == "Apprentice"
+
+    unlocked = page.locator("li.achievement.unlocked")
+    assert unlocked.count() == 1 and "First Deal" in unlocked.inner_text()
+    veteran = page.locator("li.achievement.locked", has_text="Veteran")
+    assert "3 / 100" in veteran.inner_text()
+    assert veteran.evaluate("li => getComputedStyle(li).filter") == "grayscale(1)"
+    secret = page.locator("li.achievement.locked", has_text="Hidden achievement")
+    assert secret.count() == 1
+    assert "Secret Thing" not in page.content()
+
+    rows = page.locator("table.matches tr.match")
+    assert rows.count() == 3
+    assert all(bot.display_name in text for text in rows.all_inner_texts())
+    page.locator("table.matches a", has_text=bot.display_name).first.click()
+    page.wait_for_url(f"**/players/{bot.pk}/")
+    assert page.locator("h1").inner_text().startswith(bot.display_name)
+
+
+# --- without a browser -----------------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_anonymous_lobby_shows_rooms_as_for_level_one_with_a_login_hint(client):
+    lobby_rooms()
+    response = client.get("/rooms/")
+    assert response.status_code == 200
+    assert [(room.name, room.locked) for room in response.context["rooms"]] == [
+        ("Beginners", False),
+        ("Club", True),
+        ("Masters", True),
+    ]
+    assert b"login-hint" in response.content
+    assert b"unlocks at level 3" in response.content
+
+
+@pytest.mark.django_db
+def test_me_needs_a_login(client):
+    response = client.get("/me/")
+    assert response.status_code == 302
+    assert response.url.startswith("/accounts/login/")
+
+
+@pytest.mark.django_db
+def test_me_gives_staff_without_a_player_their_profile(admin_client, admin_user):
+    response = admin_client.get("/me/")
+    assert response.status_code == 302
+    assert response.url == reverse("player-profile", args=[admin_user.player.pk])
+
+
+@pytest.mark.django_db
+def test_unknown_player_is_404(client):
+    assert client.get("/players/999999/").status_code == 404
+
+
+@pytest.mark.django_db
+def test_profile_sections_from_other_apps(client, settings):
+    settings.TEMPLATES = [
+        {**settings.TEMPLATES[0], "DIRS": [*settings.TEMPLATES[0]["DIRS"], SECTION_TEMPLATES]}
+    ]
+    player = PlayerFactory(display_name="Lin")
+
+    def trophies(shown):
+        if shown.pk != player.pk:
+            return None
+        return {
+            "title": "Trophy cabinet",
+            "template": "gameplay_tests/section.html",
+            "context": {"trophies": ["Spring Cup"]},
+        }
+
+    profile.register_section(trophies)
+    profile.register_section(trophies)  # ready() running twice adds it once
+    try:
+        shown = client.get(f"/players/{player.pk}/").content.decode()
+        other = client.get(f"/players/{PlayerFactory().pk}/").content.decode()
+    finally:
+        profile.unregister_section(trophies)
+    assert shown.count("Trophy cabinet") == 1
+    assert "Spring Cup held by Lin" in shown
+    assert "Trophy cabinet" not in other
+
+
+@pytest.mark.django_db
+def test_lobby_query_count_stays_flat(client, django_assert_max_num_queries):
+    player = PlayerFactory(level=3)
+    client.force_login(player.user)
+    lobby_rooms()
+    with django_assert_max_num_queries(LOBBY_MAX_QUERIES):
+        assert client.get("/rooms/").status_code == 200
+    for number in range(20):
+        RoomFactory(name=f"Extra {number}", min_level=number)
+    with django_assert_max_num_queries(LOBBY_MAX_QUERIES):
+        response = client.get("/rooms/")
+    assert len(response.context["rooms"]) == 23
+
+
+@pytest.mark.django_db(transaction=True)
+def test_profile_query_count_stays_flat(client, eager_tasks, django_assert_max_num_queries):
+    progression()
+    player = PlayerFactory()
+    bots = services.bot_players(kind="greedy", count=4)
+    play_match(player, bots[0], seed="flat-0")
+    url = f"/players/{player.pk}/"
+    with django_assert_max_num_queries(PROFILE_MAX_QUERIES):
+        assert client.get(url).status_code == 200
+    for number, bot in enumerate(bots):
+        play_match(player, bot, seed=f"flat-{number + 1}")
+    for number in range(5):
+        AchievementFactory(metric="gins", threshold=number + 1)
+    client.force_login(player.user)
+    with django_assert_max_num_queries(PROFILE_MAX_QUERIES):
+        response = client.get(url)
+    assert len(response.context["matches"]) == 5
