@@ -228,3 +228,7 @@ CELERY_BEAT_SCHEDULE |= {
         "schedule": 10.0,
     },
 }
+CELERY_BEAT_SCHEDULE |= {
+    "leagues-open-due-rounds": {"task": "leagues.tasks.open_due_rounds", "schedule": 30.0},
+    "leagues-sweep": {"task": "leagues.tasks.sweep_leagues", "schedule": 60.0},
+}

@@ -4,3 +4,10 @@ from django.apps import AppConfig
 class LeaguesConfig(AppConfig):
     name = "leagues"
     verbose_name = "Leagues"
+
+    def ready(self) -> None:
+        from gameplay.events import match_finished
+        from gameplay.models import Match
+        from leagues.tasks import on_match_finished
+
+        match_finished.connect(on_match_finished, sender=Match, dispatch_uid="leagues-results")

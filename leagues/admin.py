@@ -1,0 +1,109 @@
+"""Django admin for leagues: ladders, seasons (start and close through the services),
+fixtures, and standings to read (they change only through results and ranking)."""
+
+from django.contrib import admin, messages
+
+from config.errors import DomainError
+from leagues import services
+from leagues.models import Division, Fixture, FixtureSeat, League, Membership, Season, Standing
+
+
+class DivisionInline(admin.TabularInline):
+    model = Division
+    extra = 0
+    ordering = ["tier"]
+
+
+@admin.register(League)
+class LeagueAdmin(admin.ModelAdmin):
+    list_display = ["name", "variant", "table_size", "tiebreakers"]
+    prepopulated_fields = {"slug": ["name"]}
+    inlines = [DivisionInline]
+
+
+@admin.register(Membership)
+class MembershipAdmin(admin.ModelAdmin):
+    list_display = ["player", "league", "division", "joined_at"]
+    list_filter = ["league"]
+    list_select_related = ["player", "league", "division"]
+    raw_id_fields = ["player"]
+
+
+@admin.register(Season)
+class SeasonAdmin(admin.ModelAdmin):
+    list_display = ["league", "number", "status", "starts_at", "ends_at", "rounds"]
+    list_filter = ["league", "status"]
+    list_select_related = ["league"]
+    readonly_fields = ["status", "ends_at", "rounds", "started_at", "closed_at"]
+    actions = ["start_season", "close_season"]
+
+    @admin.action(description="Start the selected seasons (placement and fixtures)")
+    def start_season(self, request, queryset):
+        self._each(request, queryset, lambda s: services.season_start(season_id=s.pk), "started")
+
+    @admin.action(description="Close the selected seasons (promotion, relegation, awards)")
+    def close_season(self, request, queryset):
+        self._each(request, queryset, lambda s: services.season_close(season_id=s.pk), "closed")
+
+    def _each(self, request, queryset, step, verb: str) -> None:
+        """Run a service per season; a refusal is the admin's to read, not a crash."""
+        for season in queryset.select_related("league"):
+            try:
+                step(season)
+            except DomainError as exc:
+                self.message_user(request, f"{season}: {exc.message}", messages.ERROR)
+            else:
+                self.message_user(request, f"{season}: {verb}.", messages.SUCCESS)
+
+
+class FixtureSeatInline(admin.TabularInline):
+    model = FixtureSeat
+    extra = 0
+    can_delete = False
+    readonly_fields = ["seat", "player", "place", "game_points", "outcome"]
+
+    def has_add_permission(self, request, obj=None) -> bool:
+        return False
+
+
+@admin.register(Fixture)
+class FixtureAdmin(admin.ModelAdmin):
+    list_display = ["__str__", "status", "match", "recorded_at"]
+    list_filter = ["status", "round__season__league"]
+    list_select_related = ["round__season__league", "round__division"]
+    readonly_fields = ["round", "table", "match", "status", "recorded_at"]
+    inlines = [FixtureSeatInline]
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+
+@admin.register(Standing)
+class StandingAdmin(admin.ModelAdmin):
+    """Read-only: a hand edit would disagree with the recorded results."""
+
+    list_display = [
+        "player",
+        "season",
+        "division",
+        "rank",
+        "played",
+        "won",
+        "drawn",
+        "lost",
+        "points",
+        "form",
+        "outcome",
+    ]
+    list_filter = ["season__league", "division"]
+    list_select_related = ["player", "season__league", "division__league"]
+    ordering = ["season", "division__tier", "rank", "player_id"]
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False

@@ -1,0 +1,106 @@
+"""Reads shared by the API, pages and tasks: querysets with their related rows loaded."""
+
+from dataclasses import dataclass
+from datetime import timedelta
+
+from django.db.models import Count, Prefetch, Q, QuerySet
+from django.utils import timezone
+
+from gameplay.models import Rating
+from leagues import standings
+from leagues.models import Division, Fixture, FixtureSeat, League, Season, Standing
+
+# Lichess-style gates: a rating shows on the leaderboard once it rests on enough rated
+# matches and the player is still active, so one lucky provisional win does not top it.
+LEADERBOARD_MIN_MATCHES = 3
+LEADERBOARD_ACTIVE_DAYS = 30
+
+
+def leagues() -> QuerySet[League]:
+    return League.objects.annotate(
+        member_count=Count("memberships", distinct=True),
+        division_count=Count("divisions", distinct=True),
+    ).order_by("name")
+
+
+def current_season(league: League) -> Season | None:
+    """The season in play, else the latest one (an open season is always the newest)."""
+    return league.seasons.order_by("-number").first()
+
+
+def seasons_of(league: League) -> QuerySet[Season]:
+    return league.seasons.order_by("-number")
+
+
+def divisions_of(league: League) -> list[Division]:
+    return list(league.divisions.order_by("tier"))
+
+
+def standings_rows(*, season_id: int | None = None, division_id: int | None = None) -> QuerySet:
+    """Rows in table order: rank, then player id within a shared rank."""
+    rows = Standing.objects.select_related("player", "division", "season__league")
+    if season_id is not None:
+        rows = rows.filter(season_id=season_id)
+    if division_id is not None:
+        rows = rows.filter(division_id=division_id)
+    return rows.order_by("season_id", "division__tier", "rank", "player_id")
+
+
+@dataclass
+class TableLine:
+    position: int
+    row: Standing
+    zone: str | None
+
+    @property
+    def movement(self) -> int | None:
+        return self.row.movement
+
+
+def division_table(season: Season, division: Division, ladder: list[Division]) -> list[TableLine]:
+    """A football-style table with promotion and relegation zones marked."""
+    rows = list(standings_rows(season_id=season.pk, division_id=division.pk))
+    if not rows:
+        return []
+    zone = standings.zones(
+        len(rows),
+        min(division.promote, len(rows)),
+        min(division.relegate, max(len(rows) - division.promote, 0)),
+        top=division.tier == ladder[0].tier,
+        bottom=division.tier == ladder[-1].tier,
+    )
+    return [TableLine(i, row, zone.of(i)) for i, row in enumerate(rows, 1)]
+
+
+def fixtures(*, season_id: int | None = None, division_id: int | None = None) -> QuerySet[Fixture]:
+    rows = Fixture.objects.select_related("round__division", "round__season").prefetch_related(
+        Prefetch("seats", queryset=FixtureSeat.objects.select_related("player"))
+    )
+    if season_id is not None:
+        rows = rows.filter(round__season_id=season_id)
+    if division_id is not None:
+        rows = rows.filter(round__division_id=division_id)
+    return rows.order_by("round__season_id", "round__division__tier", "round__number", "table")
+
+
+def player_history(player_id: int) -> QuerySet[Standing]:
+    """Every season the player took part in, newest first."""
+    return (
+        Standing.objects.filter(player_id=player_id)
+        .select_related("season__league", "division")
+        .order_by("-season__starts_at", "-season_id")
+    )
+
+
+def leaderboard(variant: str, now=None) -> QuerySet[Rating]:
+    """Ratings past the gates, best ordinal first (player id breaks exact ties)."""
+    now = now or timezone.now()
+    return (
+        Rating.objects.filter(
+            Q(variant=variant)
+            & Q(rated_matches__gte=LEADERBOARD_MIN_MATCHES)
+            & Q(last_rated_at__gte=now - timedelta(days=LEADERBOARD_ACTIVE_DAYS))
+        )
+        .select_related("player")
+        .order_by("-ordinal", "player_id")
+    )

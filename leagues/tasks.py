@@ -1,0 +1,108 @@
+"""Celery tasks: thin, take ids, call a service, safe to run twice.
+
+Results arrive through gameplay's `match_finished`; rounds open and deadlines are enforced
+by beat (`open_due_rounds`, `sweep_leagues`), whose sweep also redoes any step whose task
+was lost, reading the state to act on from the rows. ``now`` lets `simulate_league` run a
+season's calendar faster than the clock through these same tasks.
+"""
+
+from datetime import datetime
+
+from celery import shared_task
+from django.db.models import Q
+from django.utils import timezone
+
+from gameplay.models import Match
+from leagues import services
+from leagues.models import Fixture, Round, Season
+
+
+def _now(now: str | None) -> datetime:
+    return datetime.fromisoformat(now) if now else timezone.now()
+
+
+def on_match_finished(sender, match_id: int, **kwargs) -> None:
+    """Receiver of gameplay's announcement: league fixtures get their result recorded."""
+    if Fixture.objects.filter(match_id=match_id).exists():
+        record_fixture.delay(match_id)
+
+
+@shared_task(acks_late=True)
+def record_fixture(match_id: int) -> bool:
+    return services.fixture_record(match_id=match_id)
+
+
+@shared_task(acks_late=True)
+def rank_round(round_id: int) -> bool:
+    return services.round_rank(round_id=round_id)
+
+
+@shared_task(acks_late=True)
+def close_season(season_id: int) -> int:
+    """Close a season whose rounds are all ranked; returns the next season's id."""
+    return services.season_close(season_id=season_id).pk
+
+
+@shared_task(acks_late=True)
+def open_round(round_id: int) -> int:
+    return services.round_open(round_id=round_id)
+
+
+@shared_task(acks_late=True)
+def no_show(fixture_id: int) -> bool:
+    return services.fixture_no_show(fixture_id=fixture_id)
+
+
+@shared_task
+def open_due_rounds(now: str | None = None) -> int:
+    """Beat: queue every round of a running season whose opening time has come."""
+    due = list(
+        Round.objects.filter(
+            opened_at__isnull=True,
+            opens_at__lte=_now(now),
+            season__status=Season.Status.RUNNING,
+        ).values_list("pk", flat=True)
+    )
+    for round_id in due:
+        open_round.delay(round_id)
+    return len(due)
+
+
+@shared_task
+def sweep_leagues() -> int:
+    """Beat: forfeit no-shows past the deadline and redo any step whose task was lost."""
+    now = timezone.now()
+    late = list(
+        Fixture.objects.filter(
+            status=Fixture.Status.PLAYING,
+            round__deadline__lt=now,
+            match__status=Match.Status.ACTIVE,
+        ).values_list("pk", flat=True)
+    )
+    for fixture_id in late:
+        no_show.delay(fixture_id)
+    unrecorded = list(
+        Fixture.objects.filter(status=Fixture.Status.PLAYING)
+        .filter(
+            Q(match__status=Match.Status.DISPUTED)
+            | Q(match__status=Match.Status.FINISHED, match__finalized_at__isnull=False)
+        )
+        .values_list("match_id", flat=True)
+    )
+    for match_id in unrecorded:
+        record_fixture.delay(match_id)
+    unranked = list(
+        Round.objects.filter(completed_at__isnull=False, ranked_at__isnull=True).values_list(
+            "pk", flat=True
+        )
+    )
+    for round_id in unranked:
+        rank_round.delay(round_id)
+    closable = list(
+        Season.objects.filter(status=Season.Status.RUNNING, rounds__gt=0)
+        .exclude(round_set__ranked_at__isnull=True)
+        .values_list("pk", flat=True)
+    )
+    for season_id in closable:
+        close_season.delay(season_id)
+    return len(late) + len(unrecorded) + len(unranked) + len(closable)
