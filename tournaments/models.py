@@ -1,0 +1,269 @@
+"""Knock-out tournaments: entries, the drawn bracket (rounds, tables, seats), matches, prizes.
+
+Tables and constraints only; every write goes through tournaments.services. The shape of
+the bracket (who feeds whom) is recomputed from tournaments.bracket, a pure function of
+(entries, table size, advance, third place); the rows store what play decided.
+"""
+
+from django.conf import settings
+from django.db import models
+from django.db.models import F, Q
+
+from gameplay.models import VARIANT_CHOICES, Match, Player, Reward, Title
+
+
+class Tournament(models.Model):
+    class Status(models.TextChoices):
+        DRAFT = "draft", "Draft"
+        REGISTRATION = "registration", "Registration open"
+        CHECK_IN = "check_in", "Check-in open"
+        READY = "ready", "Check-in closed"
+        RUNNING = "running", "Running"
+        FINISHED = "finished", "Finished"
+        CANCELLED = "cancelled", "Cancelled"
+
+    class Seeding(models.TextChoices):
+        RATING = "rating", "By rating"
+        RANDOM = "random", "Random (from the seed)"
+        MANUAL = "manual", "Manual"
+
+    name = models.CharField(max_length=120)
+    organiser = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="organised_tournaments"
+    )
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.DRAFT)
+    variant = models.CharField(max_length=16, choices=VARIANT_CHOICES)
+    options = models.JSONField(default=dict, blank=True)
+    table_size = models.PositiveSmallIntegerField(default=2)
+    advance = models.PositiveSmallIntegerField(default=1, help_text="Players going through.")
+    best_of = models.PositiveSmallIntegerField(default=1, help_text="Matches per table.")
+    final_best_of = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="Matches at the final; empty means as every table."
+    )
+    seeding = models.CharField(max_length=8, choices=Seeding.choices, default=Seeding.RATING)
+    seed = models.CharField(
+        max_length=64, blank=True, help_text="Secret for random seeding and match shuffles."
+    )
+    third_place = models.BooleanField(default=False)
+    registration_opens_at = models.DateTimeField(null=True, blank=True)
+    registration_closes_at = models.DateTimeField(null=True, blank=True)
+    check_in_opens_at = models.DateTimeField(null=True, blank=True)
+    check_in_closes_at = models.DateTimeField(null=True, blank=True)
+    starts_at = models.DateTimeField(null=True, blank=True)
+    max_entries = models.PositiveIntegerField(null=True, blank=True)
+    min_level = models.PositiveIntegerField(default=1)
+    entry_fee = models.PositiveIntegerField(default=0)
+    show_up_seconds = models.PositiveIntegerField(
+        default=300, help_text="Time a player has to take their seat; 0 seats everyone at once."
+    )
+    turn_seconds = models.PositiveIntegerField(default=60)
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    entries_count = models.PositiveIntegerField(
+        default=0, help_text="Entries in the draw, fixed when the bracket is drawn."
+    )
+
+    class Meta:
+        ordering = ["-starts_at", "-id"]
+        permissions = [("organise_tournament", "Can create and run tournaments")]
+        indexes = [models.Index(fields=["status", "starts_at"], name="tournament_due")]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(table_size__gte=2, table_size__lte=6), name="tournament_table_2_6"
+            ),
+            models.CheckConstraint(
+                condition=Q(advance__gte=1, advance__lt=F("table_size")),
+                name="tournament_advance_below_table",
+            ),
+            models.CheckConstraint(
+                condition=Q(best_of__gte=1) & Q(best_of__lte=9), name="tournament_best_of_1_9"
+            ),
+            models.CheckConstraint(
+                condition=Q(final_best_of__isnull=True)
+                | Q(final_best_of__gte=1, final_best_of__lte=9),
+                name="tournament_final_best_of_1_9",
+            ),
+            models.CheckConstraint(
+                condition=Q(third_place=False) | Q(table_size=2),
+                name="tournament_third_place_head_to_head",
+            ),
+            models.CheckConstraint(
+                condition=Q(max_entries__isnull=True) | Q(max_entries__gte=2),
+                name="tournament_max_entries_2",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Prize(models.Model):
+    """What one placement wins; entries sharing a placement each get it."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="prizes")
+    placement = models.PositiveSmallIntegerField()
+    coins = models.PositiveIntegerField(default=0)
+    xp = models.PositiveIntegerField(default=0)
+    title = models.ForeignKey(Title, null=True, blank=True, on_delete=models.PROTECT)
+    reward = models.ForeignKey(Reward, null=True, blank=True, on_delete=models.PROTECT)
+
+    class Meta:
+        ordering = ["tournament", "placement"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "placement"], name="prize_per_place"),
+            models.CheckConstraint(condition=Q(placement__gte=1), name="prize_placement_pos"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Prize for place {self.placement}"
+
+
+class Entry(models.Model):
+    class Status(models.TextChoices):
+        REGISTERED = "registered", "Registered"
+        WAITLISTED = "waitlisted", "Waiting list"
+        CHECKED_IN = "checked_in", "Checked in"
+        PLAYING = "playing", "Playing"
+        WITHDRAWN = "withdrawn", "Withdrawn"
+        DROPPED = "dropped", "Dropped (no check-in)"
+        DISQUALIFIED = "disqualified", "Disqualified"
+        ELIMINATED = "eliminated", "Eliminated"
+        CHAMPION = "champion", "Champion"
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entries")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="entries")
+    status = models.CharField(max_length=16, choices=Status.choices)
+    registered_at = models.DateTimeField(auto_now_add=True)
+    checked_in_at = models.DateTimeField(null=True, blank=True)
+    manual_seed = models.PositiveIntegerField(
+        null=True, blank=True, help_text="Organiser's seed for manual seeding (1 is the best)."
+    )
+    seed = models.PositiveIntegerField(null=True, blank=True, help_text="Seed in the draw.")
+    registrations = models.PositiveSmallIntegerField(
+        default=1, help_text="Times registered; keys each fee and refund in the ledger."
+    )
+    fee_paid = models.PositiveIntegerField(default=0)
+    out_round = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="Last round played in the main bracket."
+    )
+    placement = models.PositiveIntegerField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["tournament", "placement", "seed", "registered_at", "id"]
+        verbose_name_plural = "entries"
+        indexes = [models.Index(fields=["tournament", "status"], name="entry_status")]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "player"], name="entry_once"),
+            models.UniqueConstraint(
+                fields=["tournament", "seed"],
+                name="entry_seed_once",
+                condition=Q(seed__isnull=False),
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player_id} in {self.tournament_id}"
+
+
+class Round(models.Model):
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="rounds")
+    number = models.PositiveSmallIntegerField()
+    name = models.CharField(max_length=40)
+    best_of = models.PositiveSmallIntegerField()
+
+    class Meta:
+        ordering = ["tournament", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "number"], name="round_once"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Table(models.Model):
+    """One bracket table, at its bracket ref (round, position)."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", "Waiting for earlier tables"
+        WAITING = "waiting", "Waiting for players"
+        PLAYING = "playing", "Playing"
+        DONE = "done", "Done"
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="tables")
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="tables")
+    round_number = models.PositiveSmallIntegerField()
+    position = models.PositiveIntegerField()
+    third_place = models.BooleanField(default=False)
+    capacity = models.PositiveSmallIntegerField()
+    feeders_total = models.PositiveIntegerField(default=0)
+    feeders_done = models.PositiveIntegerField(default=0)
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.PENDING)
+    walkover = models.BooleanField(default=False, help_text="Decided without a match.")
+    deadline = models.DateTimeField(null=True, blank=True, help_text="Players must show by this.")
+    games_played = models.PositiveSmallIntegerField(default=0)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["tournament", "round_number", "position"]
+        indexes = [
+            models.Index(fields=["status", "deadline"], name="table_deadline"),
+            models.Index(fields=["tournament", "status"], name="table_status"),
+        ]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tournament", "round_number", "position"], name="table_ref_once"
+            ),
+            models.CheckConstraint(
+                condition=Q(feeders_done__lte=F("feeders_total")), name="table_feeders_le_total"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"table {self.round_number}.{self.position + 1} of {self.tournament_id}"
+
+
+class TableSeat(models.Model):
+    """An entry at a table: its seat, whether it showed, and its series totals there."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
+    index = models.PositiveSmallIntegerField()
+    entry = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="seats")
+    seed = models.PositiveIntegerField()
+    present = models.BooleanField(default=False)
+    forfeited = models.BooleanField(default=False, help_text="No-show, withdrew or disqualified.")
+    wins = models.PositiveSmallIntegerField(default=0)
+    points = models.IntegerField(default=0, help_text="Match scores summed over the series.")
+    placement_sum = models.PositiveIntegerField(default=0)
+    finish = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="Finishing position at the table; empty if forfeited."
+    )
+
+    class Meta:
+        ordering = ["table", "index"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "index"], name="table_seat_once"),
+            models.UniqueConstraint(fields=["table", "entry"], name="table_entry_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"seat {self.index} of {self.table_id}"
+
+
+class TableMatch(models.Model):
+    """A gameplay match played at a table; `number` counts games of a best-of-N series."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="matches")
+    match = models.OneToOneField(Match, on_delete=models.PROTECT, related_name="tournament_table")
+    number = models.PositiveSmallIntegerField()
+    recorded = models.BooleanField(default=False, help_text="Its result counted at the table.")
+
+    class Meta:
+        ordering = ["table", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "number"], name="table_match_number_once")
+        ]
+
+    def __str__(self) -> str:
+        return f"game {self.number} at {self.table_id}"

@@ -1,0 +1,70 @@
+"""Celery tasks: thin, take ids, call a service, safe to run twice."""
+
+from datetime import timedelta
+
+from celery import shared_task
+from django.utils import timezone
+
+from tournaments import services
+from tournaments.models import Table, TableMatch, Tournament
+
+START_BATCH = 50
+
+
+def enqueue_match_finished(sender, match_id: int, **kwargs) -> None:
+    """Receiver of gameplay's `match_finished` (sent after commit): hand the id to a worker."""
+    if TableMatch.objects.filter(match_id=match_id).exists():
+        match_finished.delay(match_id)
+
+
+@shared_task(acks_late=True)
+def match_finished(match_id: int) -> bool:
+    return services.table_match_finished(match_id=match_id)
+
+
+@shared_task(acks_late=True)
+def start_tables(tournament_id: int) -> int:
+    """Start a batch of ready tables, then re-enqueue while more remain (long draws)."""
+    ids = services.waiting_tables(tournament_id=tournament_id, limit=START_BATCH)
+    for table_id in ids:
+        services.table_start(table_id=table_id)
+    if len(ids) == START_BATCH:
+        start_tables.delay(tournament_id)
+    return len(ids)
+
+
+@shared_task(acks_late=True)
+def table_deadline(table_id: int) -> str:
+    return services.table_deadline(table_id=table_id)
+
+
+@shared_task
+def run_schedule() -> dict:
+    """Beat: open and close check-in and start tournaments whose time has come."""
+    return services.tournaments_due()
+
+
+@shared_task
+def enforce_deadlines() -> int:
+    """Beat: walk over tables past their deadline, and catch work whose task was lost."""
+    now = timezone.now()
+    overdue = list(
+        Table.objects.filter(
+            status=Table.Status.WAITING,
+            deadline__lt=now,
+            tournament__status=Tournament.Status.RUNNING,
+        ).values_list("pk", flat=True)
+    )
+    for table_id in overdue:
+        table_deadline.delay(table_id)
+    unrecorded = list(
+        TableMatch.objects.filter(
+            recorded=False, match__finalized_at__lt=now - timedelta(minutes=1)
+        ).values_list("match_id", flat=True)
+    )
+    for match_id in unrecorded:
+        match_finished.delay(match_id)
+    stalled = services.tournaments_with_ready_tables()
+    for tournament_id in stalled:
+        start_tables.delay(tournament_id)
+    return len(overdue) + len(unrecorded) + len(stalled)
