@@ -97,11 +97,12 @@ class Indexed:
     def below_at(self, position: int, n: int) -> int:
         """A uniform integer in [0, n) for ``position``; a rejected draw (probability below
         n / 2**32) is redrawn from the stream labelled ``f"{label}/{position}"``."""
-        if not isinstance(n, int) or not 1 <= n <= _TWO32:
+        if type(n) is not int or type(position) is not int or not 1 <= n <= _TWO32:
             raise ValueError(f"n must be an integer from 1 to 2**32, got {n!r}")
-        if not isinstance(position, int) or position < 0:
+        if position < 0:
             raise ValueError(f"position must be a non-negative integer, got {position!r}")
-        block, offset = divmod(position, 8)
+        block = position >> 3
+        offset = position & 7
         if block != self._block:
             digest = hmac.digest(self._key, f"{self._prefix}{block}".encode(), "sha256")
             self._ints = _U32.unpack(digest)

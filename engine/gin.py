@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache, lru_cache
 
 from engine import cards
 from engine.cards import Card
@@ -78,6 +78,13 @@ def _suit_tables() -> tuple[list[int], list[int], list[int], list[int]]:
 
 
 DEAD, MELDED, DROP, DROP_BIT = _suit_tables()
+#: Per suit: ``DROP * 64 + code of DROP_BIT`` so one ``max`` over the suits finds both the
+#: largest drop and its card (ties go to the higher code).
+DROP_KEY = tuple(
+    [DROP[m] * 64 + (SHIFT * s + DROP_BIT[m].bit_length() - 1 if m else 0) for m in range(8192)]
+    for s in range(4)
+)
+_K0, _K1, _K2, _K3 = DROP_KEY
 
 
 def _runnable(m: int) -> int:
@@ -89,7 +96,7 @@ def _runnable(m: int) -> int:
 RUNNABLE = [_runnable(m) for m in range(1 << 13)]
 
 
-@lru_cache(maxsize=1 << 16)
+@lru_cache(maxsize=1 << 12)
 def _set_options(p0, p1, p2, p3, r0, r1, r2, r3, pruned=True):
     """Every useful way to form sets, as per-suit masks of the cards to keep for runs.
 
@@ -137,18 +144,30 @@ def _split(h: int) -> tuple[int, int, int, int]:
     return h & SUIT_MASK, h >> 16 & SUIT_MASK, h >> 32 & SUIT_MASK, h >> 48
 
 
+_PRUNED: dict[int, tuple] = {}
+_PRUNED_LIMIT = 1 << 16
+
+
 def _options(m0: int, m1: int, m2: int, m3: int, three: int, pruned: bool = True):
-    return _set_options(
-        m0 & three,
-        m1 & three,
-        m2 & three,
-        m3 & three,
-        RUNNABLE[m0] & three,
-        RUNNABLE[m1] & three,
-        RUNNABLE[m2] & three,
-        RUNNABLE[m3] & three,
-        pruned,
-    )
+    """`_set_options` for these suit masks; the pruned lists sit in a dict keyed by one int
+    (cheaper than the lru_cache's tuple key on the hot path), cleared if it ever grows big."""
+    r0 = RUNNABLE[m0] & three
+    r1 = RUNNABLE[m1] & three
+    r2 = RUNNABLE[m2] & three
+    r3 = RUNNABLE[m3] & three
+    p0 = m0 & three
+    p1 = m1 & three
+    p2 = m2 & three
+    p3 = m3 & three
+    if not pruned:
+        return _set_options(p0, p1, p2, p3, r0, r1, r2, r3, False)
+    key = p0 | p1 << 13 | p2 << 26 | p3 << 39 | r0 << 52 | r1 << 65 | r2 << 78 | r3 << 91
+    found = _PRUNED.get(key)
+    if found is None:
+        if len(_PRUNED) >= _PRUNED_LIMIT:
+            _PRUNED.clear()
+        found = _PRUNED[key] = _set_options(p0, p1, p2, p3, r0, r1, r2, r3, True)
+    return found
 
 
 def deadwood_of_mask(h: int) -> int:
@@ -160,6 +179,9 @@ def deadwood_of_mask(h: int) -> int:
     three = (m0 & m1 & (m2 | m3)) | (m2 & m3 & (m0 | m1))
     if not three:
         return DEAD[m0] + DEAD[m1] + DEAD[m2] + DEAD[m3]
+    if not (RUNNABLE[m0] | RUNNABLE[m1] | RUNNABLE[m2] | RUNNABLE[m3]) & three:
+        k = SUIT_MASK & ~three
+        return DEAD[m0 & k] + DEAD[m1 & k] + DEAD[m2 & k] + DEAD[m3 & k]
     return min(
         DEAD[m0 & a] + DEAD[m1 & b] + DEAD[m2 & c] + DEAD[m3 & d]
         for a, b, c, d in _options(m0, m1, m2, m3, three)
@@ -195,19 +217,8 @@ def discard_of_mask(h: int) -> tuple[int, int, tuple[int, int, int, int]]:
     m3 = h >> 48
     three = (m0 & m1 & (m2 | m3)) | (m2 & m3 & (m0 | m1))
     if not three:
-        d0 = DROP[m0]
-        d1 = DROP[m1]
-        d2 = DROP[m2]
-        d3 = DROP[m3]
-        top = max(d0, d1, d2, d3)
-        total = DEAD[m0] + DEAD[m1] + DEAD[m2] + DEAD[m3] - top
-        if top == d0:
-            return total, DROP_BIT[m0], KEEP_ALL
-        if top == d1:
-            return total, DROP_BIT[m1] << 16, KEEP_ALL
-        if top == d2:
-            return total, DROP_BIT[m2] << 32, KEEP_ALL
-        return total, DROP_BIT[m3] << 48, KEEP_ALL
+        key = max(_K0[m0], _K1[m1], _K2[m2], _K3[m3])
+        return DEAD[m0] + DEAD[m1] + DEAD[m2] + DEAD[m3] - (key >> 6), 1 << (key & 63), KEEP_ALL
     best = 999
     best_bit = 0
     best_keep = KEEP_ALL
@@ -217,25 +228,14 @@ def discard_of_mask(h: int) -> tuple[int, int, tuple[int, int, int, int]]:
         x1 = m1 & b
         x2 = m2 & c
         x3 = m3 & d
-        d0 = DROP[x0]
-        d1 = DROP[x1]
-        d2 = DROP[x2]
-        d3 = DROP[x3]
-        top = max(d0, d1, d2, d3)
-        if top < 0:
+        key = max(_K0[x0], _K1[x1], _K2[x2], _K3[x3])
+        if key < 0:
             return _all_melded_discard(h)
-        v = DEAD[x0] + DEAD[x1] + DEAD[x2] + DEAD[x3] - top
+        v = DEAD[x0] + DEAD[x1] + DEAD[x2] + DEAD[x3] - (key >> 6)
         if v < best:
             best = v
             best_keep = keep
-            if top == d0:
-                best_bit = DROP_BIT[x0]
-            elif top == d1:
-                best_bit = DROP_BIT[x1] << 16
-            elif top == d2:
-                best_bit = DROP_BIT[x2] << 32
-            else:
-                best_bit = DROP_BIT[x3] << 48
+            best_bit = 1 << (key & 63)
     return best, best_bit, best_keep
 
 
@@ -306,6 +306,16 @@ def mask_of(hand, sizes: tuple[int, ...] | None = HAND_SIZES, what: str = "hand"
     return h
 
 
+@cache  # at most 4 * 8192 entries
+def _suit_runs(suit: int, m: int) -> tuple[tuple[Card, ...], ...]:
+    return tuple(map(tuple, _runs_of(suit, m)))
+
+
+@cache  # at most 4 * 8192 entries
+def _suit_cards(suit: int, m: int) -> tuple[Card, ...]:
+    return tuple(CARD_AT[suit * SHIFT + r] for r in range(13) if m >> r & 1)
+
+
 def _runs_of(suit: int, m: int) -> list[list[Card]]:
     """Split a melded suit mask into runs (its maximal blocks of consecutive ranks)."""
     out = []
@@ -342,25 +352,32 @@ class Arrangement:
 
     @property
     def melds(self) -> list[list[Card]]:
-        m = _split(self.mask)
+        """Sets (by rank), then runs (by suit), each in card order."""
+        h = self.mask
+        keep = self.keep
         out = []
-        set_bits = [m[s] & ~self.keep[s] for s in range(4)]
-        for r in range(13):
-            group = [CARD_AT[s * SHIFT + r] for s in range(4) if set_bits[s] >> r & 1]
-            if group:
-                out.append(group)
+        if keep is not KEEP_ALL:
+            set_bits = [h >> (SHIFT * s) & SUIT_MASK & ~keep[s] for s in range(4)]
+            for r in range(13):
+                group = [CARD_AT[s * SHIFT + r] for s in range(4) if set_bits[s] >> r & 1]
+                if group:
+                    out.append(group)
         for s in range(4):
-            out.extend(_runs_of(s, MELDED[m[s] & self.keep[s]]))
+            rest = h >> (SHIFT * s) & SUIT_MASK & keep[s]
+            if rest:
+                out.extend(map(list, _suit_runs(s, MELDED[rest])))
         return out
 
     @property
     def deadwood(self) -> list[Card]:
-        m = _split(self.mask)
-        dead = 0
+        h = self.mask
+        keep = self.keep
+        out: list[Card] = []
         for s in range(4):
-            rest = m[s] & self.keep[s]
-            dead |= (rest & ~MELDED[rest]) << (SHIFT * s)
-        return cards_of_mask(dead)
+            rest = h >> (SHIFT * s) & SUIT_MASK & keep[s]
+            if rest:
+                out.extend(_suit_cards(s, rest & ~MELDED[rest]))
+        return out
 
     def to_json(self) -> dict:
         return {
@@ -395,10 +412,15 @@ def best_arrangement(hand) -> Arrangement:
     m1 = h >> 16 & SUIT_MASK
     m2 = h >> 32 & SUIT_MASK
     m3 = h >> 48
-    if (m0 & m1 & (m2 | m3)) | (m2 & m3 & (m0 | m1)):
+    three = (m0 & m1 & (m2 | m3)) | (m2 & m3 & (m0 | m1))
+    if not three:
+        return Arrangement(h, KEEP_ALL, DEAD[m0] + DEAD[m1] + DEAD[m2] + DEAD[m3])
+    if (RUNNABLE[m0] | RUNNABLE[m1] | RUNNABLE[m2] | RUNNABLE[m3]) & three:
         points, keep = _best_keep(h)
         return Arrangement(h, keep, points)
-    return Arrangement(h, KEEP_ALL, DEAD[m0] + DEAD[m1] + DEAD[m2] + DEAD[m3])
+    # Every set candidate is out of reach of runs: all of them are sets (see _set_options).
+    k = SUIT_MASK & ~three
+    return Arrangement(h, (k, k, k, k), DEAD[m0 & k] + DEAD[m1 & k] + DEAD[m2 & k] + DEAD[m3 & k])
 
 
 def best_discard(hand) -> tuple[Card, Arrangement]:
@@ -416,25 +438,26 @@ def best_discard(hand) -> tuple[Card, Arrangement]:
     m1 = h >> 16 & SUIT_MASK
     m2 = h >> 32 & SUIT_MASK
     m3 = h >> 48
-    if (m0 & m1 & (m2 | m3)) | (m2 & m3 & (m0 | m1)):
+    three = (m0 & m1 & (m2 | m3)) | (m2 & m3 & (m0 | m1))
+    keep = KEEP_ALL
+    if three:
+        if (RUNNABLE[m0] | RUNNABLE[m1] | RUNNABLE[m2] | RUNNABLE[m3]) & three:
+            points, bit, keep = discard_of_mask(h)
+            return _BIT_TO_CARD[bit], Arrangement(h ^ bit, keep, points)
+        k = SUIT_MASK & ~three
+        keep = (k, k, k, k)
+        m0 &= k
+        m1 &= k
+        m2 &= k
+        m3 &= k
+    # The best discard is the best single drop of one suit (see DROP_KEY).
+    key = max(_K0[m0], _K1[m1], _K2[m2], _K3[m3])
+    if key < 0:
         points, bit, keep = discard_of_mask(h)
         return _BIT_TO_CARD[bit], Arrangement(h ^ bit, keep, points)
-    # No sets possible: the best discard is the best single drop of one suit (see DROP).
-    d0 = DROP[m0]
-    d1 = DROP[m1]
-    d2 = DROP[m2]
-    d3 = DROP[m3]
-    top = max(d0, d1, d2, d3)
-    if top == d0:
-        bit = DROP_BIT[m0]
-    elif top == d1:
-        bit = DROP_BIT[m1] << 16
-    elif top == d2:
-        bit = DROP_BIT[m2] << 32
-    else:
-        bit = DROP_BIT[m3] << 48
-    points = DEAD[m0] + DEAD[m1] + DEAD[m2] + DEAD[m3] - top
-    return _BIT_TO_CARD[bit], Arrangement(h ^ bit, KEEP_ALL, points)
+    code = key & 63
+    points = DEAD[m0] + DEAD[m1] + DEAD[m2] + DEAD[m3] - (key >> 6)
+    return CARD_AT[code], Arrangement(h ^ (1 << code), keep, points)
 
 
 # ---------------------------------------------------------------------------- showdown

@@ -11,25 +11,32 @@ from engine import gin as ev
 _DRAW_STOCK = {"type": "draw", "source": "stock"}
 _DRAW_DISCARD = {"type": "draw", "source": "discard"}
 _PASS = {"type": "pass"}
+_UPCARD_CHOICES = (_DRAW_DISCARD, _PASS)
+_DRAW_CHOICES = (_DRAW_STOCK, _DRAW_DISCARD)
 _POINTS_OF_BIT = {1 << c.code: ev.POINTS[c.rank - 1] for c in ev.cards.STANDARD_DECK}
 _TEXT = {1 << c.code: c.text for c in ev.cards.STANDARD_DECK}
 
 
 def random_bot(game, seat: int) -> dict:
     """Any legal action, uniformly: ``legal_actions(seat)[i]`` with ``i`` drawn at position
-    ``seq`` of the seed's "bot:random" stream. When no knock is possible the legal list is just the
-    discards in card order, so the chosen one is built without building the list."""
-    if game.phase == "discard":
+    ``seq`` of the seed's "bot:random" stream. The common cases build only the chosen action
+    (same order as `legal_actions`, which a test checks), since benchmarks lean on this bot."""
+    phase = game.phase
+    if phase == "discard":
         hand = game.hands[seat]
-        best, _, _ = ev.discard_of_mask(hand)
-        if best > game.knock_limit:
+        if ev.discard_of_mask(hand)[0] > game.knock_limit:
+            # No knock and no big gin: the legal actions are the discards in card order.
             choices = hand ^ game.taken
             i = game.bot_stream.below_at(game.seq, choices.bit_count())
             for _ in range(i):
                 choices &= choices - 1
             return {"type": "discard", "card": _TEXT[choices & -choices]}
-    actions = game.legal_actions(seat)
-    return actions[game.bot_stream.below_at(game.seq, len(actions))]
+        actions = game.legal_actions(seat)
+        return actions[game.bot_stream.below_at(game.seq, len(actions))]
+    if phase == "draw" and game.passes == 2:
+        return dict(_DRAW_STOCK)
+    pair = _UPCARD_CHOICES if phase == "upcard" else _DRAW_CHOICES
+    return dict(pair[game.bot_stream.below_at(game.seq, 2)])
 
 
 def _takes_upcard(hand: int, up: int) -> bool:
