@@ -350,34 +350,42 @@ class Arrangement:
         melds = " | ".join(" ".join(map(str, m)) for m in self.melds)
         return f"Arrangement(melds=[{melds}], deadwood_points={self.deadwood_points})"
 
+    def _rests(self) -> tuple[int, int, int, int]:
+        """Per suit, the cards left for runs and deadwood once sets are taken out."""
+        h = self.mask
+        k0, k1, k2, k3 = self.keep
+        return h & k0 & SUIT_MASK, h >> 16 & k1 & SUIT_MASK, h >> 32 & k2 & SUIT_MASK, h >> 48 & k3
+
     @property
     def melds(self) -> list[list[Card]]:
         """Sets (by rank), then runs (by suit), each in card order."""
-        h = self.mask
-        keep = self.keep
         out = []
-        if keep is not KEEP_ALL:
-            set_bits = [h >> (SHIFT * s) & SUIT_MASK & ~keep[s] for s in range(4)]
+        if self.keep is not KEEP_ALL:
+            h = self.mask
+            set_bits = [h >> (SHIFT * s) & SUIT_MASK & ~self.keep[s] for s in range(4)]
+            ranks = set_bits[0] | set_bits[1] | set_bits[2] | set_bits[3]
             for r in range(13):
-                group = [CARD_AT[s * SHIFT + r] for s in range(4) if set_bits[s] >> r & 1]
-                if group:
-                    out.append(group)
-        for s in range(4):
-            rest = h >> (SHIFT * s) & SUIT_MASK & keep[s]
-            if rest:
-                out.extend(map(list, _suit_runs(s, MELDED[rest])))
+                if ranks >> r & 1:
+                    out.append([CARD_AT[s * SHIFT + r] for s in range(4) if set_bits[s] >> r & 1])
+        r0, r1, r2, r3 = self._rests()
+        runs = (
+            _suit_runs(0, MELDED[r0])
+            + _suit_runs(1, MELDED[r1])
+            + _suit_runs(2, MELDED[r2])
+            + _suit_runs(3, MELDED[r3])
+        )
+        out += map(list, runs)
         return out
 
     @property
     def deadwood(self) -> list[Card]:
-        h = self.mask
-        keep = self.keep
-        out: list[Card] = []
-        for s in range(4):
-            rest = h >> (SHIFT * s) & SUIT_MASK & keep[s]
-            if rest:
-                out.extend(_suit_cards(s, rest & ~MELDED[rest]))
-        return out
+        r0, r1, r2, r3 = self._rests()
+        return list(
+            _suit_cards(0, r0 & ~MELDED[r0])
+            + _suit_cards(1, r1 & ~MELDED[r1])
+            + _suit_cards(2, r2 & ~MELDED[r2])
+            + _suit_cards(3, r3 & ~MELDED[r3])
+        )
 
     def to_json(self) -> dict:
         return {
