@@ -152,6 +152,11 @@ def deck(*, decks: int = 1, jokers: int = 0) -> list[Card]:
 
 def text(hand) -> str:
     """Space-separated card text, the inverse of `parse`."""
+    if not isinstance(hand, (list, tuple)):
+        raise ValueError(f"expected a list of cards, got {type(hand).__name__}")
+    bad = [c for c in hand if not isinstance(c, Card)]
+    if bad:
+        raise ValueError(f"not a card: {bad[0]!r}")
     return " ".join(c.text for c in hand)
 
 

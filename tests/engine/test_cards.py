@@ -70,6 +70,8 @@ def test_bad_card_text_names_the_token(text, message):
         (lambda: cards.deck(jokers=-1), "jokers"),
         (lambda: cards.card("XX"), "unknown card 'XX'"),
         (lambda: cards.card("AS", copy=7), "unknown card 'AS'"),
+        (lambda: cards.text("AS"), "expected a list of cards"),
+        (lambda: cards.text(["AS"]), "not a card: 'AS'"),
     ],
 )
 def test_bad_input_to_every_cards_function(call, message):

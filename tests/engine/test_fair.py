@@ -60,6 +60,15 @@ def test_shuffle_matches_the_documented_algorithm(seed, hand_number):
     assert fair.shuffled_deck(seed, hand_number) == expected
 
 
+def test_indexed_reads_the_same_stream_at_any_position():
+    """Bots draw the integer at position = move number, so a rebuilt game draws the same."""
+    stream = fair.Stream("abc", "bot:random")
+    expected = [stream.below(2**32) for _ in range(20)]
+    indexed = fair.Indexed("abc", "bot:random")
+    assert [indexed.below_at(p, 2**32) for p in reversed(range(20))] == expected[::-1]
+    assert fair.Indexed("abc", "bot:random").below_at(13, 7) == expected[13] % 7
+
+
 def test_stream_below_is_uniform_over_the_range():
     stream = fair.Stream("abc", "test")
     counts = [0] * 5
@@ -78,6 +87,11 @@ def test_stream_below_is_uniform_over_the_range():
         (lambda: fair.Stream("abc", 5), "label"),
         (lambda: fair.Stream("abc", "x").below(0), "n must be"),
         (lambda: fair.shuffle([1, 2], None, "x"), "seed"),
+        (lambda: fair.Indexed("abc", None), "label"),
+        (lambda: fair.Indexed("", "x"), "seed"),
+        (lambda: fair.Indexed("abc", "x").below_at(0, 0), "n must be"),
+        (lambda: fair.Indexed("abc", "x").below_at("0", 5), "n must be"),
+        (lambda: fair.Indexed("abc", "x").below_at(-1, 5), "position"),
     ],
 )
 def test_bad_input_to_every_fair_function(call, message):

@@ -15,6 +15,14 @@ def test_gin_is_registered_with_its_player_range():
 def test_unknown_variant_is_a_value_error_naming_it():
     with pytest.raises(ValueError, match="'poker'"):
         variants.get("poker")
+    with pytest.raises(ValueError, match="unknown variant"):
+        variants.get(["gin"])
+
+
+def test_a_variant_name_is_registered_once():
+    with pytest.raises(ValueError, match="'gin' is already registered"):
+        variants.register(type(variants.get("gin"))())
+    assert "gin" in variants.names()
 
 
 @pytest.mark.parametrize("bots", [["random", "random"], ["greedy", "random"], ["greedy", "greedy"]])
