@@ -470,5 +470,9 @@ def test_random_play_keeps_every_invariant(data, seed, limit):
         g.apply(data.draw(st.sampled_from(actions)), g.to_move)
         snapshots.append(g._snapshot())
     moves = g.moves
+    again = GIN.new(2, seed, options)
+    for move, expected in zip(moves, snapshots[1:], strict=True):
+        again.apply(move["action"], move["seat"])
+        assert again._snapshot() == expected
     cut = data.draw(st.integers(0, len(moves)))
     assert GIN.replay(moves[:cut], 2, seed, options)._snapshot() == snapshots[cut]
