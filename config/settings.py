@@ -232,3 +232,10 @@ CELERY_BEAT_SCHEDULE |= {
     "leagues-open-due-rounds": {"task": "leagues.tasks.open_due_rounds", "schedule": 30.0},
     "leagues-sweep": {"task": "leagues.tasks.sweep_leagues", "schedule": 60.0},
 }
+CELERY_BEAT_SCHEDULE |= {
+    "tournaments-run-schedule": {"task": "tournaments.tasks.run_schedule", "schedule": 15.0},
+    "tournaments-enforce-deadlines": {
+        "task": "tournaments.tasks.enforce_deadlines",
+        "schedule": 10.0,
+    },
+}

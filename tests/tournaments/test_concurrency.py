@@ -1,0 +1,151 @@
+"""Exactly-once under real concurrency: threads on PostgreSQL, each with its own connection."""
+
+import threading
+
+import pytest
+from django.db import connection
+
+from config.errors import Conflict
+from gameplay import services as gameplay
+from gameplay import tasks as gameplay_tasks
+from gameplay.models import CoinEntry
+from tests.tournaments.helpers import bots, humans, open_tournament, register_all
+from tournaments import services
+from tournaments import tasks as tournament_tasks
+from tournaments.models import Entry, Table, TableMatch, TableSeat, Tournament
+
+pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
+
+
+@pytest.fixture(autouse=True)
+def no_broker(monkeypatch):
+    """The threads below stand in for workers; nothing is sent to the broker."""
+    for task in (
+        gameplay_tasks.play_bots,
+        gameplay_tasks.finalize_match,
+        tournament_tasks.match_finished,
+        tournament_tasks.start_tables,
+    ):
+        monkeypatch.setattr(task, "delay", lambda *args, **kwargs: None)
+
+
+def at_once(*calls, refusals=()):
+    """Run the calls in threads released together; returns their results in order.
+
+    An exception of a type in `refusals` is a legitimate outcome and becomes the result.
+    """
+    barrier = threading.Barrier(len(calls))
+    results = [None] * len(calls)
+    errors = []
+
+    def run(i, call):
+        try:
+            barrier.wait()
+            results[i] = call()
+        except refusals as exc:
+            results[i] = exc
+        except Exception as exc:  # reported to the test below, not swallowed
+            errors.append(exc)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=run, args=(i, c)) for i, c in enumerate(calls)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert not errors, errors
+    return results
+
+
+def started(n: int, **settings) -> Tournament:
+    tournament = open_tournament(show_up_seconds=0, **settings)
+    register_all(tournament, bots(n))
+    services.tournament_start(tournament_id=tournament.pk)
+    for table_id in services.waiting_tables(tournament_id=tournament.pk, limit=100):
+        services.table_start(table_id=table_id)
+    return tournament
+
+
+def finalized_matches(tournament: Tournament, round_number: int) -> list[int]:
+    ids = list(
+        TableMatch.objects.filter(
+            table__tournament=tournament, table__round_number=round_number
+        ).values_list("match_id", flat=True)
+    )
+    for match_id in ids:
+        gameplay.match_play_bots(match_id=match_id)
+        gameplay.match_finalize(match_id=match_id)
+    return ids
+
+
+def test_two_feeders_finishing_at_the_same_instant_open_the_next_table_once():
+    tournament = started(4)
+    first, second = finalized_matches(tournament, 1)
+    assert at_once(
+        lambda: services.table_match_finished(match_id=first),
+        lambda: services.table_match_finished(match_id=second),
+    ) == [True, True]
+    final = Table.objects.get(tournament=tournament, round_number=2)
+    assert (final.feeders_done, final.status) == (2, "playing")
+    assert final.seats.count() == 2
+    assert TableMatch.objects.filter(table=final).count() == 1
+
+
+def test_duplicate_deliveries_at_once_record_a_match_once():
+    tournament = started(4)
+    first, _ = finalized_matches(tournament, 1)
+    results = at_once(*[lambda: services.table_match_finished(match_id=first)] * 4)
+    assert sorted(results) == [False, False, False, True]
+    final = Table.objects.get(tournament=tournament, round_number=2)
+    assert (final.feeders_done, final.seats.count()) == (1, 1)
+
+
+def test_final_and_third_place_ending_together_finish_the_tournament_once():
+    tournament = started(4, third_place=True, prizes=[{"placement": 1, "coins": 7}])
+    for match_id in finalized_matches(tournament, 1):
+        services.table_match_finished(match_id=match_id)
+    final, third = finalized_matches(tournament, 2)
+    at_once(
+        lambda: services.table_match_finished(match_id=final),
+        lambda: services.table_match_finished(match_id=third),
+    )
+    tournament.refresh_from_db()
+    assert tournament.status == Tournament.Status.FINISHED
+    assert Entry.objects.filter(tournament=tournament, status="champion").count() == 1
+    assert CoinEntry.objects.filter(key=f"tournament:{tournament.pk}:prize:1").count() == 1
+
+
+def test_racing_for_the_last_place_admits_exactly_one():
+    tournament = open_tournament(max_entries=2)
+    register_all(tournament, humans(1))
+    racers = humans(4)
+    at_once(
+        *[
+            lambda p=p: services.entry_register(tournament_id=tournament.pk, player=p)
+            for p in racers
+        ]
+    )
+    statuses = sorted(Entry.objects.filter(player__in=racers).values_list("status", flat=True))
+    assert statuses == ["registered", "waitlisted", "waitlisted", "waitlisted"]
+
+
+def test_disqualifying_while_the_result_arrives_is_consistent():
+    tournament = started(2)
+    (match_id,) = finalized_matches(tournament, 1)
+    loser = TableSeat.objects.filter(table__tournament=tournament).order_by("seed").last()
+    recorded, disqualified = at_once(
+        lambda: services.table_match_finished(match_id=match_id),
+        lambda: services.entry_disqualify(entry_id=loser.entry_id, by=None),
+        refusals=(Conflict,),
+    )
+    tournament.refresh_from_db()
+    assert recorded is True
+    assert tournament.status == Tournament.Status.FINISHED
+    status = Entry.objects.get(pk=loser.entry_id).status
+    # Either the disqualification came first (and the final had its match already over,
+    # so the result stands with the seat forfeited), or the final was over and it is refused.
+    if isinstance(disqualified, Conflict):
+        assert status in ("eliminated", "champion")
+    else:
+        assert status == "disqualified"

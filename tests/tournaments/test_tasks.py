@@ -1,0 +1,65 @@
+"""The Celery side: a real worker runs a tournament; beat tasks start and walk over."""
+
+import time
+from datetime import timedelta
+
+import pytest
+from django.db import OperationalError
+from django.utils import timezone
+
+from tests.tournaments.helpers import bots, humans, open_tournament, register_all
+from tournaments import services, tasks
+from tournaments.models import Entry, Table, Tournament
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def wait_for(tournament: Tournament, status: str, seconds: float = 90) -> Tournament:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        time.sleep(0.2)
+        try:
+            tournament.refresh_from_db()
+        except OperationalError:
+            # SQLite's shared in-memory test database refuses a read while the worker's
+            # thread holds a write lock ("table is locked"); PostgreSQL never does.
+            continue
+        if tournament.status == status:
+            return tournament
+    raise AssertionError(f"tournament still {tournament.status} after {seconds}s")
+
+
+def test_a_worker_runs_a_tournament_to_its_champion(celery_worker):
+    tournament = open_tournament(show_up_seconds=0)
+    register_all(tournament, bots(4))
+    services.tournament_start(tournament_id=tournament.pk)
+    wait_for(tournament, Tournament.Status.FINISHED)
+    assert Entry.objects.filter(tournament=tournament, status="champion").count() == 1
+    assert not Table.objects.filter(tournament=tournament).exclude(status="done").exists()
+
+
+def test_beat_starts_a_due_tournament_and_it_runs_eagerly(eager_tasks):
+    tournament = open_tournament(show_up_seconds=0, starts_at=timezone.now())
+    register_all(tournament, bots(3))
+    assert tasks.run_schedule() == {
+        "check_in_opened": 0,
+        "check_in_closed": 0,
+        "started": 1,
+        "cancelled": 0,
+    }
+    tournament.refresh_from_db()
+    assert tournament.status == Tournament.Status.FINISHED
+
+
+def test_beat_walks_over_tables_past_their_deadline(eager_tasks):
+    tournament = open_tournament(show_up_seconds=60)
+    register_all(tournament, humans(2))
+    services.tournament_start(tournament_id=tournament.pk)
+    assert tasks.enforce_deadlines() == 0
+    Table.objects.filter(tournament=tournament).update(
+        deadline=timezone.now() - timedelta(seconds=1)
+    )
+    assert tasks.enforce_deadlines() == 1
+    tournament.refresh_from_db()
+    assert tournament.status == Tournament.Status.FINISHED  # nobody showed: no champion
+    assert not Entry.objects.filter(tournament=tournament, status="champion").exists()
