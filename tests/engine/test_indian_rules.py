@@ -1,0 +1,385 @@
+"""Indian 13-card Rummy through the variant interface: every rule of issue 4, quoted, and
+bad input."""
+
+import json
+
+import pytest
+
+from engine import IllegalAction, cards, fair, variants
+from engine.melds import classify
+from engine.variants import indian
+
+INDIAN = variants.get("indian")
+STOCK = {"type": "draw", "source": "stock"}
+PILE = {"type": "draw", "source": "discard"}
+DROP = {"type": "drop"}
+
+
+def new(players=2, seed="abc", options=None):
+    return INDIAN.new(players=players, seed=seed, options=options or {})
+
+
+def rig(g, hands, discard="", stock_top="", cut="5C"):
+    """Chosen hands, open pile (bottom first), stock top (drawn first) and cut joker; every
+    other card of the two decks and jokers goes under the stock, so all stay accounted."""
+    pool = cards.deck(decks=2, jokers=g.options["jokers"])
+
+    def take(text):
+        out = []
+        for t in text.split():
+            c = next(c for c in pool if c.text == t)
+            pool.remove(c)
+            out.append(c)
+        return out
+
+    g.hands = [take(h) for h in hands] + [[] for _ in range(g.players - len(hands))]
+    (g.cut,) = take(cut)
+    g.wild_rank = g.cut.rank or 1
+    g.discard = take(discard)
+    top = take(stock_top)
+    g.stock = pool + top[::-1]
+    return g
+
+
+def illegal(g, action, seat=None):
+    before = g._snapshot()
+    with pytest.raises(IllegalAction) as err:
+        g.apply(action, seat)
+    assert g._snapshot() == before
+    return err.value.code
+
+
+def group(text, wild="5"):
+    return classify(
+        cards.parse(text, decks=2), wild_rank=cards.RANKS.index(wild) + 1, ace_high=True
+    )
+
+
+def declare(card, groups):
+    return {"type": "declare", "card": card, "groups": [g.split() for g in groups]}
+
+
+# Thirteen cards that, with the 4S drawn and the 9C as finishing card, make a valid
+# declaration with fives wild: a pure run, an impure run (5D as the 5S), two sets.
+WINNING = "AH 2H 3H 2S 3S 5D 7C 7D 7S KH KS KC 9C"
+WINNING_GROUPS = ["AH 2H 3H", "2S 3S 4S 5D", "7C 7D 7S", "KH KS KC"]
+
+
+# ------------------------------------------------------------------------------- dealing
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
+def test_thirteen_cards_each_from_two_decks_plus_jokers(players):
+    """Issue 4: "2-6 players, 13 cards each, two 52-card decks plus printed jokers (`JK`)"."""
+    g = new(players)
+    view = g.view(0)
+    assert view["hand_counts"] == [13] * players and len(view["discard"]) == 1
+    assert view["stock_count"] == 106 - 13 * players - 2  # the cut joker and the open card
+    everything = [c for h in g.hands for c in h] + g.stock + g.discard + [g.cut]
+    assert sorted(everything, key=lambda c: (c.code, c.copy)) == sorted(
+        cards.deck(decks=2, jokers=2), key=lambda c: (c.code, c.copy)
+    )
+
+
+def test_the_cut_joker_comes_from_the_seed_after_the_deal_and_sets_the_wild_rank():
+    """Issue 4: "after the deal a wild-joker rank is drawn from the stock (the cut joker)"."""
+    g = new(3, seed="pinned")
+    deck = fair.shuffled_deck("pinned", 1, decks=2, jokers=2)
+    assert g.cut is deck[39] and g.discard == [deck[40]] and g.stock[-1] is deck[41]
+    assert g.view(1)["cut_joker"] == deck[39].text
+    assert g.wild_rank == (deck[39].rank or 1)
+
+
+def test_a_printed_joker_cut_makes_aces_wild():
+    """Engine choice (README): a printed joker as the cut joker makes aces the wild rank."""
+    seed = next(
+        f"s{i}"
+        for i in range(2000)
+        if fair.shuffled_deck(f"s{i}", 1, decks=2, jokers=2)[26].is_joker
+    )
+    g = new(2, seed=seed)
+    assert g.cut.is_joker and g.view(0)["wild_rank"] == "A"
+
+
+# ------------------------------------------------------------------------------ melds
+
+
+def test_printed_jokers_and_the_wild_rank_substitute_for_any_card():
+    """Issue 4: "Printed jokers and all cards of the wild rank substitute for any card."."""
+    assert group("4H JK 6H").kind == "run" and not group("4H JK 6H").pure
+    assert group("4H 5S 6H").kind == "run" and not group("4H 5S 6H").pure
+    assert group("9H 9S JK").kind == "set" and group("9H 9S 5C").kind == "set"
+    assert group("9H JK JK 5D").kind == "run"  # one natural, three wild: 9-T-J-Q or lower
+    assert group("4H 5H 6H").pure  # a wild-rank card standing for itself keeps a run pure
+
+
+def test_runs_are_three_or_more_of_one_suit_ace_low_or_high_no_wrap():
+    """Issue 4: "Runs are 3+ cards of one suit in sequence (ace low or high, no wrap)"."""
+    assert group("AH 2H 3H").pure and group("QH KH AH").pure
+    assert group("TH JH QH KH AH").pure
+    assert group("KH AH 2H") is None
+    assert group("2H 3H") is None and group("2H 3H 4D") is None
+
+
+def test_sets_are_three_or_four_of_a_rank_in_different_suits():
+    """Issue 4: "sets are 3-4 cards of one rank in different suits"."""
+    assert group("9H 9S 9D").kind == "set" and group("9H 9S 9D 9C").kind == "set"
+    assert group("9H 9H 9S") is None  # both decks' nine of hearts
+    assert group("9H 9S 9D 9C JK") is None
+
+
+def test_a_joker_only_run_is_not_a_meld():
+    """Issue 4 bad input: "a joker-only 'run'"."""
+    assert group("JK JK JK") is None
+    assert group("JK JK 5S") is None  # the wild five stands for nothing natural here
+    assert group("5H 5S 5D").kind == "set"  # wild-rank cards standing for themselves
+
+
+# ------------------------------------------------------------------------- declarations
+
+
+def test_a_valid_declaration_scores_zero_and_others_score_ungrouped_cards():
+    """Issue 4: "A declaration is valid only with at least two runs, at least one of them
+    pure (no joker), all 13 cards grouped. The declaring player scores 0; others score their
+    ungrouped cards' value"."""
+    g = rig(new(2), [WINNING, "4C 5C 6C 9D 9H 9S 2D 3D 8H JD QC TS TC"], "TH", "4S")
+    g.apply(STOCK, 0)
+    assert any(a["type"] == "declare" and a["card"] == "9C" for a in g.legal_actions(0))
+    g.apply(declare("9C", WINNING_GROUPS), 0)
+    # Seat 1: 4C 5C 6C is its pure run (the wild 5C stands for itself) and 9D 9H 9S a set;
+    # with the 5C in the run no joker is left, so 2D 3D 8H JD QC TS TC stay loose.
+    assert g.last_hand["kind"] == "declared" and g.last_hand["winner"] == 0
+    assert g.last_hand["points"] == [0, 2 + 3 + 8 + 10 + 10 + 10 + 10]
+    assert g.over and g.result["winner"] == 0 and g.result["scores"] == [0, 53]
+    assert g.result["placements"] == [1, 2]
+
+
+def test_the_engine_groups_the_losers_hands_itself():
+    """Issue 4: "The engine validates a declaration itself: the server never trusts a
+    client's grouping"; losers are scored by the engine's best grouping."""
+    hand = cards.parse("4C 6C JK 9D 9H 9S 2D 3D 4D 8H JD QC TS", decks=2)
+    assert indian.penalty(hand, 5) == 8 + 10 + 10 + 10
+    groups = indian.declaration(cards.parse("AH 2H 3H 2S 3S 4S 5D 7C 7D 7S KH KS KC"), 5)
+    assert groups is not None and indian.check_declaration(groups, 5) is None
+
+
+def test_penalties_are_capped_at_80():
+    """Issue 4: "others score their ungrouped cards' value, capped at 80"."""
+    hand = cards.parse("AH 2H 3H KS QD JC TS 9D 8C KD QH JS TD", decks=2)
+    assert indian.penalty(hand, 5) == 80
+
+
+def test_no_pure_run_scores_every_card_up_to_80():
+    """Issue 4: "a player with no pure run scores all cards up to 80"."""
+    hand = cards.parse("2H JK 4H 7S 7D 7C 2C 2D 2S 3C 3D 3S 6H", decks=2)
+    assert indian.penalty(hand, 5) == 2 + 4 + 7 * 3 + 2 * 3 + 3 * 3 + 6  # 48: nothing counts
+    hand = cards.parse("2H JK 4H 7S 7D 7C KC KD KS QC QD QS 6H", decks=2)
+    assert indian.penalty(hand, 5) == 80
+
+
+def test_declaring_without_a_pure_run_is_a_wrong_declaration_costing_80():
+    """Issue 4: "A wrong declaration costs the declarer 80." and bad input "declaring
+    without a pure run"."""
+    g = rig(new(3), ["AH 2H JK 2S 3S 5D 7C 7D 7S KH KS KC 9C", "2C 8D", "3C 8S"], "TH", "JK")
+    g.apply(STOCK, 0)
+    action = declare("9C", ["AH 2H JK", "2S 3S 5D", "7C 7D 7S", "KH KS KC JK"])
+    assert action not in g.legal_actions(0)
+    g.apply(action, 0)
+    assert g.status == ["wrong", "playing", "playing"] and g.deal_points == [80, 0, 0]
+    assert g.to_move == 1 and g.stats[0]["wrong_declarations"] == 1
+
+
+def test_one_run_is_not_enough_to_declare():
+    """Issue 4: "at least two runs"."""
+    g = rig(new(2), ["AH 2H 3H 2S 2C 2D 7C 7D 7S KH KS KC 9C", "2C 8D"], "TH", "KD")
+    g.apply(STOCK, 0)
+    g.apply(declare("9C", ["AH 2H 3H", "2S 2C 2D", "7C 7D 7S", "KH KS KC KD"]), 0)
+    assert g.last_hand["kind"] == "last_left" and g.last_hand["winner"] == 1
+    assert g.result["scores"] == [80, 0]
+
+
+@pytest.mark.parametrize(
+    "groups",
+    [
+        ["AH 2H 3H", "2S 3S 4S 5D", "7C 7D 7S"],  # leaves cards out
+        ["AH 2H 3H", "2S 3S 4S 5D", "7C 7D 7S", "KH KS KC 9C"],  # the finishing card again
+        ["AH 2H 3H", "2S 3S 4S 5D", "7C 7D 7S", "KH KS KD"],  # a card not held
+        ["AH 2H 3H", "2S 3S 4S 5D", "7C 7D 7S", "KH KS KC", "KH"],  # a card twice
+        ["AH 2H 3H", "2S 3S 4S 5D", "7C 7D 7S", []],
+        "AH 2H 3H",
+    ],
+)
+def test_declaration_groups_must_hold_exactly_the_other_13_cards(groups):
+    """The engine never trusts a client's grouping: malformed groups change nothing."""
+    g = rig(new(2), [WINNING, "2C 8D"], "TH", "4S")
+    g.apply(STOCK, 0)
+    action = {"type": "declare", "card": "9C", "groups": groups}
+    if isinstance(groups, list):
+        action["groups"] = [x.split() if isinstance(x, str) else x for x in groups]
+    assert illegal(g, action) == "bad_groups"
+
+
+def test_declaring_with_the_just_taken_discard_is_refused():
+    """Issue 4 bad input: "discarding the just-drawn discard" also covers the finishing card."""
+    g = rig(new(2), [WINNING, "2C 8D"], "4S")
+    g.apply(PILE, 0)
+    groups = ["AH 2H 3H", "2S 3S 5D 9C", "7C 7D 7S", "KH KS KC"]
+    assert illegal(g, declare("4S", groups)) == "cannot_discard_drawn_discard"
+    assert illegal(g, {"type": "discard", "card": "4S"}) == "cannot_discard_drawn_discard"
+
+
+def test_the_other_copy_of_a_taken_card_may_be_discarded():
+    """Two decks: a hand may hold both copies; only the one just taken is barred."""
+    g = rig(new(2), ["4D " + WINNING[3:], "2C 8D"], "4D")
+    g.apply(PILE, 0)
+    taken = g.taken
+    g.apply({"type": "discard", "card": "4D"}, 0)
+    assert g.discard[-1].text == "4D" and g.discard[-1] is not taken and taken in g.hands[0]
+    assert [c.text for c in g.hands[0]].count("4D") == 1
+
+
+# ---------------------------------------------------------------------------- dropping
+
+
+def test_first_drop_costs_20_and_middle_drop_40():
+    """Issue 4: "Dropping: first drop 20, middle drop 40."."""
+    g = rig(new(3), ["2C 8D", "3C 8S", "4C 8H"], "TH", "4D 5D 6D")
+    g.apply(DROP, 0)
+    assert g.status[0] == "dropped" and g.deal_points[0] == 20 and g.to_move == 1
+    g.apply(STOCK, 1)
+    assert illegal(g, DROP) == "wrong_phase"
+    g.apply({"type": "discard", "card": "4D"}, 1)
+    g.apply(STOCK, 2)
+    g.apply({"type": "discard", "card": "5D"}, 2)
+    g.apply(DROP, 1)  # seat 1 has drawn before: a middle drop
+    assert g.last_hand["kind"] == "last_left" and g.last_hand["winner"] == 2
+    assert g.result["scores"] == [20, 40, 0] and g.result["placements"] == [2, 3, 1]
+
+
+# ----------------------------------------------------------------------------- formats
+
+
+def test_points_is_one_deal():
+    """Issue 4: "Formats (options): Points (one deal)"."""
+    rec = INDIAN.play(4, "abc", ["greedy"] * 4, {"format": "points"})
+    assert rec.result["hands"] == 1 and rec.result["format"] == "points"
+
+
+@pytest.mark.parametrize(("fmt", "limit"), [("pool101", 101), ("pool201", 201)])
+def test_pool_players_are_out_at_the_limit_and_the_last_one_left_wins(fmt, limit):
+    """Issue 4: "Pool 101 and Pool 201 (players are out when they reach the limit; the last
+    one left wins)"."""
+    g = new(3, options={"format": fmt})
+    g.scores = [limit - 20, limit - 41, 0]
+    rig(g, ["2C 8D", "3C 8S", "4C 8H"], "TH", "4D 5D 6D")
+    g.apply(DROP, 0)  # reaches the limit exactly: out
+    g.apply(DROP, 1)  # limit - 1: still in
+    assert g.eliminated == [1, None, None] and not g.over
+    assert g.hand_number == 2 and g.status == ["out", "playing", "playing"]
+    assert g.view(0)["hand_counts"] == [0, 13, 13]
+    assert g.to_move == 2 and g.legal_actions(0) == []
+    g.scores[1] = limit - 20
+    g.apply(STOCK, 2)
+    g.apply({"type": "discard", "card": g.hands[2][0].text}, 2)
+    g.apply(DROP, 1)
+    assert g.over and g.eliminated == [1, 2, None]
+    assert g.result["winner"] == 2 and g.result["placements"] == [3, 2, 1]
+
+
+def test_deals_format_plays_a_fixed_number_of_deals_and_lowest_total_wins():
+    """Issue 4: "Deals (a fixed number of deals, lowest total wins)"."""
+    rec = INDIAN.play(3, "abc", ["greedy"] * 3, {"format": "deals", "deals": 3})
+    assert rec.result["hands"] == 3
+    best = min(rec.result["scores"])
+    assert [p == 1 for p in rec.result["placements"]] == [s == best for s in rec.result["scores"]]
+
+
+# ------------------------------------------------------------------------ stock running out
+
+
+def test_stock_reshuffles_from_the_seed_then_the_deal_is_a_stalemate():
+    """Engine choice (README): the open pile but its top card becomes a new stock, shuffled
+    from the seed, up to 3 times; the next time the stock runs out nobody wins the deal."""
+    g = rig(new(2), ["2C 8D", "3C 8S"], "TH 9H", "4D")
+    extra = list(g.stock[:-1])
+    g.stock = g.stock[-1:]
+    g.discard = extra + g.discard
+    pile = list(g.discard)
+    g.apply(STOCK, 0)
+    g.apply({"type": "discard", "card": "4D"}, 0)
+    assert g.reshuffles == 1 and g.stock == fair.shuffle(pile, "abc", "hand:1:reshuffle:1")
+    while not g.over:
+        seat = g.to_move
+        g.apply(STOCK, seat)
+        g.apply({"type": "discard", "card": g.hands[seat][-1].text}, seat)
+    assert g.reshuffles == indian.MAX_RESHUFFLES and g.last_hand["kind"] == "stalemate"
+    assert g.result["scores"] == [0, 0] and g.result["winner"] is None
+
+
+# ------------------------------------------------------------------------------ bad input
+
+
+@pytest.mark.parametrize(
+    ("action", "code"),
+    [
+        ({"type": "meld", "cards": ["2C"]}, "unknown_action"),
+        ({"type": "drop", "card": "2C"}, "bad_action"),
+        ({"type": "draw", "source": 1}, "bad_action"),
+        ({"type": "discard", "card": "2C"}, "wrong_phase"),
+        ({"type": "declare", "card": "2C", "groups": []}, "wrong_phase"),
+        ("draw", "bad_action"),
+    ],
+)
+def test_malformed_actions(action, code):
+    assert illegal(new(), action) == code
+
+
+def test_out_of_turn_and_bad_cards():
+    g = new(3)
+    assert illegal(g, STOCK, 2) == "not_your_turn"
+    g.apply(STOCK, 0)
+    assert illegal(g, {"type": "discard", "card": "ZZ"}) == "bad_card"
+    assert illegal(g, {"type": "discard", "card": ["2C"]}) == "bad_card"
+    assert (
+        illegal(g, {"type": "declare", "card": g.hands[0][0].text, "groups": "x"}) == "bad_groups"
+    )
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"format": "pool"}, "must be one of points, pool101, pool201, deals"),
+        ({"format": 101}, "must be one of"),
+        ({"deals": 3}, "applies only to format 'deals'"),
+        ({"format": "deals", "deals": 0}, "at least 1"),
+        ({"jokers": 5}, "at most 4"),
+        ({"target": 100}, "unknown option 'target'"),
+    ],
+)
+def test_bad_options(options, message):
+    with pytest.raises(ValueError, match=message):
+        new(options=options)
+
+
+def test_option_defaults_are_a_short_points_match():
+    assert INDIAN.validate_options({}) == {"format": "points", "deals": 2, "jokers": 2}
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
+@pytest.mark.parametrize("bot", ["random", "greedy"])
+def test_bots_play_whole_matches_at_every_table_size_and_replay(players, bot):
+    """Issue 4: "random and greedy bots for both variants, at every table size 2-6"."""
+    options = {"format": "deals", "deals": 2}
+    rec = INDIAN.play(players, f"s{players}", [bot] * players, options)
+    assert rec.result["hands"] == 2 and 1 in rec.result["placements"]
+    json.dumps(rec.moves)
+    json.dumps(rec.result)
+    assert INDIAN.replay(rec.moves, players, f"s{players}", options).result == rec.result
+
+
+def test_greedy_declarations_are_valid():
+    """Greedy bots declare with the engine's grouping, which the engine accepts."""
+    for seed in ("a", "b", "c"):
+        rec = INDIAN.play(2, seed, ["greedy", "greedy"])
+        kinds = [m["action"]["type"] for m in rec.moves]
+        assert kinds[-1] == "declare" and rec.result["stats"][rec.result["winner"]]["declarations"]
