@@ -3,6 +3,8 @@
 from pathlib import Path
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from engine import variants
@@ -17,8 +19,8 @@ from tests.factories import (
 )
 
 SECTION_TEMPLATES = Path(__file__).parent / "page_templates"
-# Today's counts for a signed-in viewer (session and user are two of them); they must not
-# grow with the rows shown, or a query has crept into a loop.
+# Today's counts for a signed-in viewer (session and user are two of them), without other
+# apps' profile sections; they must not grow with the rows shown, or a query is in a loop.
 LOBBY_MAX_QUERIES = 4
 PROFILE_MAX_QUERIES = 12
 
@@ -204,19 +206,31 @@ def test_lobby_query_count_stays_flat(client, django_assert_max_num_queries):
 
 
 @pytest.mark.django_db(transaction=True)
-def test_profile_query_count_stays_flat(client, eager_tasks, django_assert_max_num_queries):
+def test_profile_query_count_stays_flat(
+    client, eager_tasks, monkeypatch, django_assert_max_num_queries
+):
     progression()
     player = PlayerFactory()
     bots = services.bot_players(kind="greedy", count=4)
     play_match(player, bots[0], seed="flat-0")
     url = f"/players/{player.pk}/"
-    with django_assert_max_num_queries(PROFILE_MAX_QUERIES):
-        assert client.get(url).status_code == 200
+    client.force_login(player.user)
+
+    def queries_with_and_without_sections():
+        """All queries counted; gameplay's own, without other apps' sections, pinned."""
+        with CaptureQueriesContext(connection) as everything:
+            assert client.get(url).status_code == 200
+        with monkeypatch.context() as patch:
+            patch.setattr(profile, "_sections", [])
+            with django_assert_max_num_queries(PROFILE_MAX_QUERIES):
+                response = client.get(url)
+        return len(everything), response
+
+    few, _ = queries_with_and_without_sections()
     for number, bot in enumerate(bots):
         play_match(player, bot, seed=f"flat-{number + 1}")
     for number in range(5):
         AchievementFactory(metric="gins", threshold=number + 1)
-    client.force_login(player.user)
-    with django_assert_max_num_queries(PROFILE_MAX_QUERIES):
-        response = client.get(url)
+    many, response = queries_with_and_without_sections()
     assert len(response.context["matches"]) == 5
+    assert many == few
