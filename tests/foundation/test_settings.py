@@ -76,9 +76,10 @@ def test_typed_readers(monkeypatch):
 
 
 def manage(*args: str, **env: str) -> subprocess.CompletedProcess:
-    clean = {
-        k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "DEBUG", "SECRET_KEY"}
-    }
+    # Only what the test sets: nothing from this run (DEBUG, a database, the browser
+    # fixture's DJANGO_ALLOW_ASYNC_UNSAFE) may leak into the checked process.
+    leaky = {"DATABASE_URL", "DEBUG", "SECRET_KEY", "DJANGO_ALLOW_ASYNC_UNSAFE"}
+    clean = {k: v for k, v in os.environ.items() if k not in leaky}
     clean.update(env)
     return subprocess.run(
         [sys.executable, "manage.py", *args],
