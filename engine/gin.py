@@ -4,7 +4,7 @@ Data layout (why it is fast): a hand is one int, bit ``16 * suit + rank`` per ca
 suit is a 13-bit mask. Runs live inside one suit, so the least run-only deadwood of every
 13-bit mask is a table computed once at import. Sets cut across suits; only ranks held in
 three or four suits can form one, and the few ways to use them are enumerated exactly, with
-options that can never win pruned by a dominance rule (see `_set_options`). Results are exact.
+options that can never win pruned by a dominance rule (see `_rank_set_tables`). Results are exact.
 
 Rules cited from the seed (../shared/seeds/000_4b7389886c5c600a.txt) and the issue:
 "aces are considered low ... Q K A is not a legal run"; "Sets of 3 or 4 cards sharing the same
@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass, field
-from functools import cache, lru_cache
+from functools import cache
 
 from engine import cards
 from engine.cards import Card
@@ -96,47 +96,40 @@ def _runnable(m: int) -> int:
 RUNNABLE = [_runnable(m) for m in range(1 << 13)]
 
 
-@lru_cache(maxsize=1 << 12)
-def _set_options(p0, p1, p2, p3, r0, r1, r2, r3, pruned=True):
-    """Every useful way to form sets, as per-suit masks of the cards to keep for runs.
+def _spread(suits: int) -> int:
+    """A 4-bit suit set as hand-mask bits at rank 0 (shift left by the rank to place it)."""
+    return sum(1 << (SHIFT * s) for s in range(4) if suits >> s & 1)
 
-    ``p*`` are the suits' cards at ranks held three or four times, ``r*`` those of them that
-    could join a run. Pruning (exact, proved in engine/README.md): a card that cannot join a
-    run is always better in a set than out of it, so "no set" is kept only when enough cards
-    of the rank could join runs, and a set of three out of four only when the card left out
-    could join a run. ``pruned=False`` lists every option (used for the knock showdown).
+
+def _rank_set_tables() -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...]]:
+    """Per rank held in 3+ suits, the ways to use it in a set, as cards taken out of the hand.
+
+    ``pruned[p << 4 | q]`` for present suits ``p`` and suits ``q`` whose card could join a run;
+    ``every[p]`` lists all ways (no set, the whole set, each set of three), for the showdown.
+    Pruning (exact, argued in engine/README.md): a card that cannot join a run is never worse
+    off in a set, so "no set" is kept only when enough of the rank's cards could join runs (one
+    of three, two of four), and a set of three out of four only when the card left out could.
     """
-    present = (p0, p1, p2, p3)
-    runs = (r0, r1, r2, r3)
-    per_rank = []
-    three = (p0 & p1 & (p2 | p3)) | (p2 & p3 & (p0 | p1))
-    bits = three
-    while bits:
-        b = bits & -bits
-        bits ^= b
-        suits = [s for s in range(4) if present[s] & b]
-        runners = [s for s in suits if runs[s] & b]
-        options = []
-        if not pruned or len(runners) >= (2 if len(suits) == 4 else 1):
-            options.append(())
-        if len(suits) == 4:
-            options.append(tuple(suits))
-            for s in suits:
-                if not pruned or s in runners:
-                    options.append(tuple(x for x in suits if x != s))
-        else:
-            options.append(tuple(suits))
-        per_rank.append([(b, opt) for opt in options])
-    out = []
-    for combo in itertools.product(*per_rank):
-        keep = [SUIT_MASK] * 4
-        for b, opt in combo:
-            for s in opt:
-                keep[s] &= ~b
-        out.append(tuple(keep))
-    return tuple(out)
+    pruned: list[tuple[int, ...]] = [()] * 256
+    every: list[tuple[int, ...]] = [()] * 16
+    for p in range(16):
+        n = p.bit_count()
+        if n < 3:
+            continue
+        threes = [p ^ (1 << s) for s in range(4) if n == 4 and p >> s & 1]
+        every[p] = tuple(map(_spread, [0, p, *threes]))
+        for q in range(16):
+            if q & ~p:
+                continue
+            # Likeliest winners first, so searches that reach 0 deadwood stop early.
+            options = [p, *(t for t in threes if q & ~t)]
+            if q.bit_count() >= (2 if n == 4 else 1):
+                options.append(0)
+            pruned[p << 4 | q] = tuple(map(_spread, options))
+    return tuple(pruned), tuple(every)
 
 
+PRUNED_SETS, EVERY_SET = _rank_set_tables()
 KEEP_ALL = (SUIT_MASK,) * 4
 
 
@@ -144,30 +137,34 @@ def _split(h: int) -> tuple[int, int, int, int]:
     return h & SUIT_MASK, h >> 16 & SUIT_MASK, h >> 32 & SUIT_MASK, h >> 48
 
 
-_PRUNED: dict[int, tuple] = {}
-_PRUNED_LIMIT = 1 << 16
+def _set_choices(h: int, three: int, pruned: bool = True) -> list[int]:
+    """Every useful combination of sets, each as the mask of the cards it puts in sets."""
+    m0, m1, m2, m3 = _split(h)
+    n0, n1, n2, n3 = RUNNABLE[m0], RUNNABLE[m1], RUNNABLE[m2], RUNNABLE[m3]
+    choices = [0]
+    bits = three
+    while bits:
+        b = bits & -bits
+        bits ^= b
+        r = b.bit_length() - 1
+        p = (m0 >> r & 1) | (m1 >> r & 1) << 1 | (m2 >> r & 1) << 2 | (m3 >> r & 1) << 3
+        if pruned:
+            q = (n0 >> r & 1) | (n1 >> r & 1) << 1 | (n2 >> r & 1) << 2 | (n3 >> r & 1) << 3
+            options = PRUNED_SETS[p << 4 | q]
+        else:
+            options = EVERY_SET[p]
+        choices = [c | o << r for c in choices for o in options]
+    return choices
 
 
-def _options(m0: int, m1: int, m2: int, m3: int, three: int, pruned: bool = True):
-    """`_set_options` for these suit masks; the pruned lists sit in a dict keyed by one int
-    (cheaper than the lru_cache's tuple key on the hot path), cleared if it ever grows big."""
-    r0 = RUNNABLE[m0] & three
-    r1 = RUNNABLE[m1] & three
-    r2 = RUNNABLE[m2] & three
-    r3 = RUNNABLE[m3] & three
-    p0 = m0 & three
-    p1 = m1 & three
-    p2 = m2 & three
-    p3 = m3 & three
-    if not pruned:
-        return _set_options(p0, p1, p2, p3, r0, r1, r2, r3, False)
-    key = p0 | p1 << 13 | p2 << 26 | p3 << 39 | r0 << 52 | r1 << 65 | r2 << 78 | r3 << 91
-    found = _PRUNED.get(key)
-    if found is None:
-        if len(_PRUNED) >= _PRUNED_LIMIT:
-            _PRUNED.clear()
-        found = _PRUNED[key] = _set_options(p0, p1, p2, p3, r0, r1, r2, r3, True)
-    return found
+def _keep_of(sets: int) -> tuple[int, int, int, int]:
+    """Per-suit masks of the cards not in sets (what `Arrangement.keep` holds)."""
+    return (
+        SUIT_MASK & ~sets,
+        SUIT_MASK & ~(sets >> 16),
+        SUIT_MASK & ~(sets >> 32),
+        SUIT_MASK & ~(sets >> 48),
+    )
 
 
 def deadwood_of_mask(h: int) -> int:
@@ -182,10 +179,16 @@ def deadwood_of_mask(h: int) -> int:
     if not (RUNNABLE[m0] | RUNNABLE[m1] | RUNNABLE[m2] | RUNNABLE[m3]) & three:
         k = SUIT_MASK & ~three
         return DEAD[m0 & k] + DEAD[m1 & k] + DEAD[m2 & k] + DEAD[m3 & k]
-    return min(
-        DEAD[m0 & a] + DEAD[m1 & b] + DEAD[m2 & c] + DEAD[m3 & d]
-        for a, b, c, d in _options(m0, m1, m2, m3, three)
-    )
+    best = 999
+    for c in _set_choices(h, three):
+        x = h ^ c
+        v = DEAD[x & SUIT_MASK] + DEAD[x >> 16 & SUIT_MASK] + DEAD[x >> 32 & SUIT_MASK]
+        v += DEAD[x >> 48]
+        if v < best:
+            if not v:
+                return 0
+            best = v
+    return best
 
 
 def _best_keep(h: int) -> tuple[int, tuple[int, int, int, int]]:
@@ -194,20 +197,25 @@ def _best_keep(h: int) -> tuple[int, tuple[int, int, int, int]]:
     three = (m0 & m1 & (m2 | m3)) | (m2 & m3 & (m0 | m1))
     if not three:
         return DEAD[m0] + DEAD[m1] + DEAD[m2] + DEAD[m3], KEEP_ALL
-    best = None
-    for keep in _options(m0, m1, m2, m3, three):
-        a, b, c, d = keep
-        v = DEAD[m0 & a] + DEAD[m1 & b] + DEAD[m2 & c] + DEAD[m3 & d]
-        if best is None or v < best[0]:
-            best = (v, keep)
-    return best
+    best = 999
+    best_sets = 0
+    for c in _set_choices(h, three):
+        x = h ^ c
+        v = DEAD[x & SUIT_MASK] + DEAD[x >> 16 & SUIT_MASK] + DEAD[x >> 32 & SUIT_MASK]
+        v += DEAD[x >> 48]
+        if v < best:
+            best = v
+            best_sets = c
+            if not v:
+                break
+    return best, _keep_of(best_sets)
 
 
 def discard_of_mask(h: int) -> tuple[int, int, tuple[int, int, int, int]]:
     """Best discard of an 11-card mask: (deadwood after it, its bit, keep masks of the rest).
 
     For a fixed choice of sets the best discard is the suit card whose removal lowers run
-    deadwood most (table ``DROP``). The pruning of `_set_options` stays exact here except
+    deadwood most (table ``DROP``). The pruning of `_rank_set_tables` stays exact here except
     for hands whose every card is melded; those are detected (a remainder with no card or
     with every card indispensable) and answered 0 by discarding from a meld of four or more.
     """
@@ -221,22 +229,24 @@ def discard_of_mask(h: int) -> tuple[int, int, tuple[int, int, int, int]]:
         return DEAD[m0] + DEAD[m1] + DEAD[m2] + DEAD[m3] - (key >> 6), 1 << (key & 63), KEEP_ALL
     best = 999
     best_bit = 0
-    best_keep = KEEP_ALL
-    for keep in _options(m0, m1, m2, m3, three):
-        a, b, c, d = keep
-        x0 = m0 & a
-        x1 = m1 & b
-        x2 = m2 & c
-        x3 = m3 & d
+    best_sets = 0
+    for c in _set_choices(h, three):
+        x = h ^ c
+        x0 = x & SUIT_MASK
+        x1 = x >> 16 & SUIT_MASK
+        x2 = x >> 32 & SUIT_MASK
+        x3 = x >> 48
         key = max(_K0[x0], _K1[x1], _K2[x2], _K3[x3])
         if key < 0:
             return _all_melded_discard(h)
         v = DEAD[x0] + DEAD[x1] + DEAD[x2] + DEAD[x3] - (key >> 6)
         if v < best:
             best = v
-            best_keep = keep
+            best_sets = c
             best_bit = 1 << (key & 63)
-    return best, best_bit, best_keep
+            if not v:
+                break
+    return best, best_bit, _keep_of(best_sets)
 
 
 def _all_melded_discard(h: int) -> tuple[int, int, tuple[int, int, int, int]]:
@@ -426,7 +436,7 @@ def best_arrangement(hand) -> Arrangement:
     if (RUNNABLE[m0] | RUNNABLE[m1] | RUNNABLE[m2] | RUNNABLE[m3]) & three:
         points, keep = _best_keep(h)
         return Arrangement(h, keep, points)
-    # Every set candidate is out of reach of runs: all of them are sets (see _set_options).
+    # Every set candidate is out of reach of runs: all of them are sets (see _rank_set_tables).
     k = SUIT_MASK & ~three
     return Arrangement(h, (k, k, k, k), DEAD[m0 & k] + DEAD[m1 & k] + DEAD[m2 & k] + DEAD[m3 & k])
 
@@ -537,13 +547,14 @@ def _knocker_layouts(h: int, points: int) -> list[tuple[list[tuple[int, int]], l
     m = _split(h)
     three = (m[0] & m[1] & (m[2] | m[3])) | (m[2] & m[3] & (m[0] | m[1]))
     layouts = []
-    for keep in _options(*m, three, pruned=False):
-        rest = [m[s] & keep[s] for s in range(4)]
+    for c in _set_choices(h, three, pruned=False):
+        rest = _split(h ^ c)
         if sum(DEAD[x] for x in rest) != points:
             continue
+        in_sets = _split(c)
         sets = []
         for r in range(13):
-            suits = tuple(s for s in range(4) if (m[s] & ~keep[s]) >> r & 1)
+            suits = tuple(s for s in range(4) if in_sets[s] >> r & 1)
             if suits:
                 sets.append((r, suits))
         for runs in itertools.product(*(_suit_meld_choices(x) for x in rest)):
