@@ -436,7 +436,7 @@ _JUNK = [
 ]
 
 
-@settings(max_examples=12, deadline=None)
+@settings(max_examples=20, deadline=None)
 @given(st.data(), st.sampled_from(["abc", "x", "seed-3"]), st.sampled_from([0, 5, 10]))
 def test_random_play_keeps_every_invariant(data, seed, limit):
     """52 cards accounted for in every state; views hide the opponent's cards; an illegal
@@ -450,9 +450,9 @@ def test_random_play_keeps_every_invariant(data, seed, limit):
         total = g.hands[0] + g.hands[1] + sum(g.discard) + sum(g.stock)
         assert total == sum(1 << c.code for c in cards.deck())
         assert g.hands[0] & g.hands[1] == 0
-        for seat in (0, 1):
-            view = json.loads(json.dumps(g.view(seat)))
-            other = g.view(1 - seat)["hand"]
+        views = [json.loads(json.dumps(g.view(seat))) for seat in (0, 1)]
+        for seat, view in enumerate(views):
+            other = views[1 - seat]["hand"]
             shown = set(view["hand"]) | set(view["discard"])
             for k in view["known"]:
                 shown |= set(k)
