@@ -39,13 +39,6 @@ def random_bot(game, seat: int) -> dict:
     return dict(pair[game.bot_stream.below_at(game.seq, 2)])
 
 
-def _takes_upcard(hand: int, up: int) -> bool:
-    """True when the upcard lowers our least deadwood (it may not be discarded this turn)."""
-    now = ev.deadwood_of_mask(hand)
-    after = min(points for b, points in ev.discards_of_mask(hand | up) if b != up)
-    return after < now
-
-
 def _draw(game, seat: int, takes) -> dict:
     if game.phase == "draw" and game.passes == 2:
         return dict(_DRAW_STOCK)
@@ -55,7 +48,10 @@ def _draw(game, seat: int, takes) -> dict:
 
 
 def _greedy_takes(game, seat: int, up: int) -> bool:
-    return _takes_upcard(game.hands[seat], up)
+    """True when the upcard lowers our least deadwood (it may not be discarded this turn)."""
+    hand = game.hands[seat]
+    after = min(points for b, points in ev.discards_of_mask(hand | up) if b != up)
+    return after < ev.deadwood_of_mask(hand)
 
 
 def _ranked_discards(game, seat: int) -> list[tuple[int, int, int]]:
