@@ -95,6 +95,9 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Worker and web server share the file: wait for locks instead of failing at once.
     DATABASES["default"]["OPTIONS"] = {"timeout": 20, "transaction_mode": "IMMEDIATE"}
     DATABASES["default"]["CONN_MAX_AGE"] = 0
+    # A file, not shared-cache memory, so a test's in-process worker threads wait for
+    # locks (the timeout above) instead of failing at once.
+    DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / "test.sqlite3")}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [

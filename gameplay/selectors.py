@@ -114,7 +114,10 @@ def achievements_of(player: Player) -> list[dict]:
     values[Metric.LEVEL] = player.level
     unlocked = dict(player.playerachievement_set.values_list("achievement_id", "unlocked_at"))
     out = []
-    for achievement in Achievement.objects.order_by("tier", "name"):
+    tier_order = Case(
+        *(When(tier=tier, then=V(rank)) for rank, tier in enumerate(Achievement.Tier.values))
+    )
+    for achievement in Achievement.objects.order_by(tier_order, "name"):
         done = achievement.pk in unlocked
         secret = achievement.hidden and not done
         out.append(

@@ -49,6 +49,8 @@ from gameplay.models import (
 logger = logging.getLogger(__name__)
 
 RATING_MODEL = PlackettLuce()
+# A bot's turn not played by then was lost with its task; the sweep plays it.
+BOT_TURN_GRACE = timedelta(seconds=30)
 # Variants whose totals are penalty points: the lowest total ranks first.
 LOWER_SCORE_WINS = {"indian"}
 
@@ -528,14 +530,18 @@ def _record_placements(match: Match, result: dict) -> None:
 
 
 def _schedule_turn(match: Match, player: Player | None) -> None:
-    """After commit: a bot's turn goes to a worker; a human's turn gets a deadline."""
+    """After commit: a bot's turn goes to a worker, a human's turn gets a timeout task.
+
+    Every turn gets a deadline in the row too, so the sweep task redoes the work of a
+    task that was lost (a worker killed mid-task, a broker restart).
+    """
     from gameplay import tasks  # tasks import services; the cycle is broken here
 
     match_id, seq = match.pk, match.seq
     if player is None:
         match.turn_deadline = None
     elif player.is_bot:
-        match.turn_deadline = None
+        match.turn_deadline = timezone.now() + BOT_TURN_GRACE
         transaction.on_commit(lambda: tasks.play_bots.delay(match_id))
     else:
         match.turn_deadline = timezone.now() + timedelta(seconds=match.turn_seconds)
@@ -584,7 +590,14 @@ def match_timeout(*, match_id: int, seq: int) -> str:
             return "moved_on"
         if match.turn_deadline is None or match.turn_deadline > timezone.now():
             return "not_due"
-        seat = Seat.objects.select_for_update().get(match=match, index=match.to_move)
+        seat = (
+            Seat.objects.select_for_update()
+            .select_related("player")
+            .get(match=match, index=match.to_move)
+        )
+        if seat.player.is_bot:
+            match_play_bots(match_id=match_id)
+            return "bots_played"
         seat.timeouts += 1
         seat.save(update_fields=["timeouts"])
         if seat.timeouts >= match.max_timeouts:

@@ -3,23 +3,33 @@
 from datetime import timedelta
 
 from celery import shared_task
+from django.db import OperationalError
 from django.utils import timezone
 
 from gameplay import services
 from gameplay.models import Match, Room
 
+# Lock waits and dropped connections are worth a retry; domain errors are not.
+RETRY = {
+    "acks_late": True,
+    "autoretry_for": (OperationalError,),
+    "retry_backoff": 1,
+    "retry_backoff_max": 30,
+    "max_retries": 8,
+}
 
-@shared_task(acks_late=True)
+
+@shared_task(**RETRY)
 def play_bots(match_id: int) -> int:
     return services.match_play_bots(match_id=match_id)
 
 
-@shared_task(acks_late=True)
+@shared_task(**RETRY)
 def turn_timeout(match_id: int, seq: int) -> str:
     return services.match_timeout(match_id=match_id, seq=seq)
 
 
-@shared_task(acks_late=True)
+@shared_task(**RETRY)
 def finalize_match(match_id: int) -> bool:
     return services.match_finalize(match_id=match_id)
 

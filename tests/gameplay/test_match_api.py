@@ -97,3 +97,36 @@ def test_whole_match_against_a_bot(api_client, eager_tasks):
     for view in views[:-1]:
         if view["status"] == "active":
             assert seed not in json.dumps(view)
+
+
+def test_bot_turns_and_finalize_run_on_a_real_worker(api_client, celery_worker):
+    """The production path: bot moves and finalize travel through the broker to a worker."""
+    import time
+
+    player = PlayerFactory()
+    room = RoomFactory(options={"target": 10})
+    client = auth(api_client, player)
+    match_id = client.post(
+        f"/api/rooms/{room.pk}/play/", {"opponent": "bot"}, format="json"
+    ).json()["match"]
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        view = client.get(f"/api/matches/{match_id}/").json()
+        if view["status"] != "active":
+            break
+        if not view["your_turn"]:
+            time.sleep(0.05)  # the worker is playing the bot's turn
+            continue
+        response = client.post(
+            f"/api/matches/{match_id}/actions/",
+            {"seq": view["seq"], "action": choose(view)},
+            format="json",
+        )
+        assert response.status_code == 200, response.json()
+    match = Match.objects.get(pk=match_id)
+    while match.finalized_at is None and time.monotonic() < deadline:
+        time.sleep(0.1)
+        match.refresh_from_db()
+    assert match.status == "finished"
+    assert match.finalized_at is not None
+    assert Move.objects.filter(match=match, seat=1).exists()  # the bot seat moved
