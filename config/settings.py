@@ -5,6 +5,7 @@ filesystem broker under var/); production sets DATABASE_URL, CELERY_BROKER_URL,
 SECRET_KEY, DEBUG=0 and ALLOWED_HOSTS. See README.md.
 """
 
+import os
 from datetime import timedelta
 from pathlib import Path
 
@@ -96,8 +97,8 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"]["OPTIONS"] = {"timeout": 20, "transaction_mode": "IMMEDIATE"}
     DATABASES["default"]["CONN_MAX_AGE"] = 0
     # A file, not shared-cache memory, so a test's in-process worker threads wait for
-    # locks (the timeout above) instead of failing at once.
-    DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / "test.sqlite3")}
+    # locks (the timeout above) instead of failing at once; one per test run.
+    DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / f"test-{os.getpid()}.sqlite3")}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [
