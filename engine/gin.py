@@ -87,6 +87,21 @@ DROP_KEY = tuple(
 _K0, _K1, _K2, _K3 = DROP_KEY
 
 
+def _suit_card_tables() -> tuple[list[tuple[Card, ...]], ...]:
+    """``SUIT_CARDS[s][m]``: the cards of suit ``s`` in 13-bit mask ``m``, ace first."""
+    out = []
+    for s in range(4):
+        table: list[tuple[Card, ...]] = [()] * 8192
+        for m in range(1, 8192):
+            low = m & -m
+            table[m] = (CARD_AT[SHIFT * s + low.bit_length() - 1], *table[m ^ low])
+        out.append(table)
+    return tuple(out)
+
+
+SUIT_CARDS = _suit_card_tables()
+
+
 def _runnable(m: int) -> int:
     """Cards of a suit mask that sit in some three-in-a-row of that mask."""
     w = m & (m >> 1) & (m >> 2)
@@ -137,10 +152,34 @@ def _split(h: int) -> tuple[int, int, int, int]:
     return h & SUIT_MASK, h >> 16 & SUIT_MASK, h >> 32 & SUIT_MASK, h >> 48
 
 
+_CHOICES: dict[int, list[int]] = {}
+_CHOICES_LIMIT = 1 << 15
+
+
 def _set_choices(h: int, three: int, pruned: bool = True) -> list[int]:
-    """Every useful combination of sets, each as the mask of the cards it puts in sets."""
+    """Every useful combination of sets, each as the mask of the cards it puts in sets.
+
+    The pruned list depends only on which suits hold each candidate rank and which of those
+    cards could join a run, so it is memoised under that pattern (one int); the memo is
+    cleared if it ever holds more than ``_CHOICES_LIMIT`` patterns.
+    """
     m0, m1, m2, m3 = _split(h)
     n0, n1, n2, n3 = RUNNABLE[m0], RUNNABLE[m1], RUNNABLE[m2], RUNNABLE[m3]
+    key = 0
+    if pruned:
+        key = (
+            (m0 & three)
+            | (m1 & three) << 13
+            | (m2 & three) << 26
+            | (m3 & three) << 39
+            | (n0 & three) << 52
+            | (n1 & three) << 65
+            | (n2 & three) << 78
+            | (n3 & three) << 91
+        )
+        found = _CHOICES.get(key)
+        if found is not None:
+            return found
     choices = [0]
     bits = three
     while bits:
@@ -154,6 +193,10 @@ def _set_choices(h: int, three: int, pruned: bool = True) -> list[int]:
         else:
             options = EVERY_SET[p]
         choices = [c | o << r for c in choices for o in options]
+    if pruned:
+        if len(_CHOICES) >= _CHOICES_LIMIT:
+            _CHOICES.clear()
+        _CHOICES[key] = choices
     return choices
 
 
@@ -316,14 +359,9 @@ def mask_of(hand, sizes: tuple[int, ...] | None = HAND_SIZES, what: str = "hand"
     return h
 
 
-@cache  # at most 4 * 8192 entries
+@cache  # per suit, only masks made of runs: a few hundred entries
 def _suit_runs(suit: int, m: int) -> tuple[tuple[Card, ...], ...]:
     return tuple(map(tuple, _runs_of(suit, m)))
-
-
-@cache  # at most 4 * 8192 entries
-def _suit_cards(suit: int, m: int) -> tuple[Card, ...]:
-    return tuple(CARD_AT[suit * SHIFT + r] for r in range(13) if m >> r & 1)
 
 
 def _runs_of(suit: int, m: int) -> list[list[Card]]:
@@ -377,25 +415,27 @@ class Arrangement:
             for r in range(13):
                 if ranks >> r & 1:
                     out.append([CARD_AT[s * SHIFT + r] for s in range(4) if set_bits[s] >> r & 1])
-        r0, r1, r2, r3 = self._rests()
-        runs = (
-            _suit_runs(0, MELDED[r0])
-            + _suit_runs(1, MELDED[r1])
-            + _suit_runs(2, MELDED[r2])
-            + _suit_runs(3, MELDED[r3])
-        )
-        out += map(list, runs)
+        for s, rest in enumerate(self._rests()):
+            melded = MELDED[rest]
+            if melded:
+                out += map(list, _suit_runs(s, melded))
         return out
 
     @property
     def deadwood(self) -> list[Card]:
         r0, r1, r2, r3 = self._rests()
-        return list(
-            _suit_cards(0, r0 & ~MELDED[r0])
-            + _suit_cards(1, r1 & ~MELDED[r1])
-            + _suit_cards(2, r2 & ~MELDED[r2])
-            + _suit_cards(3, r3 & ~MELDED[r3])
+        dead = (
+            r0 & ~MELDED[r0]
+            | (r1 & ~MELDED[r1]) << 16
+            | (r2 & ~MELDED[r2]) << 32
+            | (r3 & ~MELDED[r3]) << 48
         )
+        return [
+            *SUIT_CARDS[0][dead & SUIT_MASK],
+            *SUIT_CARDS[1][dead >> 16 & SUIT_MASK],
+            *SUIT_CARDS[2][dead >> 32 & SUIT_MASK],
+            *SUIT_CARDS[3][dead >> 48],
+        ]
 
     def to_json(self) -> dict:
         return {
