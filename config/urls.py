@@ -9,6 +9,7 @@ api_patterns = [
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="swagger-ui"),
     path("", include("gameplay.api_urls")),
+    path("", include("tournaments.api_urls")),
     path("", include("leagues.api_urls")),
 ]
 
@@ -19,6 +20,7 @@ urlpatterns = [
     path("api/", include(api_patterns)),
     re_path(r"^api/", api_not_found),
     path("", include("gameplay.urls")),
+    path("", include("tournaments.urls")),
     path("", include("leagues.urls")),
 ]
 

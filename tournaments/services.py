@@ -94,7 +94,7 @@ def _check_organiser(user, tournament: Tournament) -> None:
         raise NotAllowed("Only this tournament's organiser may do that.", code="not_organiser")
 
 
-def _validate(values: dict) -> None:
+def validate_settings(values: dict) -> None:
     """Refuse settings no tournament can run with, in words an organiser can act on."""
     try:
         variant = variants.get(values["variant"])
@@ -153,7 +153,7 @@ def tournament_create(*, organiser, name: str, variant: str, prizes=(), **settin
         "best_of": 1,
         **settings,
     }
-    _validate(values)
+    validate_settings(values)
     values["seed"] = values.get("seed") or secrets.token_hex(16)
     with transaction.atomic():
         tournament = Tournament.objects.create(organiser=organiser, **values)
@@ -184,7 +184,7 @@ def tournament_update(*, tournament_id: int, by, prizes=None, **changes) -> Tour
             raise Conflict("The tournament has started.", code="already_started")
         values = {f.name: getattr(tournament, f.name) for f in Tournament._meta.concrete_fields}
         values.update(changes)
-        _validate(values)
+        validate_settings(values)
         for field, value in changes.items():
             setattr(tournament, field, values[field] if field == "options" else value)
         tournament.save()

@@ -1,0 +1,211 @@
+"""Tournament scale goals (issue 6), on PostgreSQL and Redis.
+
+Run::
+
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/knock \
+    CELERY_BROKER_URL=redis://127.0.0.1:6379/0 \
+        .venv/bin/python -m benchmarks.tournament_bench [--draw 65536] [--gin 4096] \
+        [--basic 1024] [--workers 2] [--only draw,gin,basic]
+
+It works in a throw-away database (``test_<name>``, created, migrated and dropped) and on a
+queue of its own, and prints:
+
+* the draw: a bracket of ``--draw`` entries drawn and stored by ``tournament_start``, its
+  seconds against the 5 s bound and its query count next to a 1,024-entry draw's (flat);
+* a Gin tournament of ``--gin`` bots run to its champion by ``--workers`` Celery worker
+  processes (``celery worker --concurrency``) through the broker: wall time, matches per
+  second, and the share of the workers' time spent outside the engine (goal: under 50%).
+  Engine time is measured afterwards by replaying each match's work in this process: the
+  bots' play from the seed (``variant.play``) plus finalize's replay check;
+* the same for a Basic Rummy tournament of ``--basic`` bots at 4-seat tables, top 2 on.
+
+Bot players and entries are bulk-inserted as setup; everything measured goes through the
+services and the production tasks.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import time
+import uuid
+
+import django
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+django.setup()
+
+from django.conf import settings  # noqa: E402
+from django.contrib.auth import get_user_model  # noqa: E402
+from django.db import connection  # noqa: E402
+from django.test.utils import CaptureQueriesContext  # noqa: E402
+
+from config.celery import app as celery_app  # noqa: E402
+from engine import variants  # noqa: E402
+from gameplay.models import Match, Player  # noqa: E402
+from tournaments import runner, services  # noqa: E402
+from tournaments.models import Entry, Tournament  # noqa: E402
+
+DRAW_SECONDS_BOUND = 5.0
+OVERHEAD_GOAL = 0.5
+
+
+def bots(count: int) -> list[Player]:
+    """`count` bot players, bulk-inserted (setup, not measured)."""
+    tag = uuid.uuid4().hex[:6]
+    users = get_user_model().objects.bulk_create(
+        get_user_model()(username=f"bench-{tag}-{i}") for i in range(count)
+    )
+    return Player.objects.bulk_create(
+        Player(user=u, display_name=f"Bot {i}", is_bot=True, bot_kind="greedy")
+        for i, u in enumerate(users)
+    )
+
+
+def tournament(players: list[Player], **settings_) -> Tournament:
+    by = runner.organiser("bench-organiser")
+    t = runner.bot_tournament(
+        name=f"Bench {len(players)}",
+        players=0,
+        by=by,
+        register=False,
+        show_up_seconds=0,
+        seeding=Tournament.Seeding.RANDOM,
+        seed="bench",
+        **settings_,
+    )
+    Entry.objects.bulk_create(
+        Entry(tournament=t, player=p, status=Entry.Status.REGISTERED) for p in players
+    )
+    return t
+
+
+def draw(n: int, players: list[Player]) -> None:
+    timings = {}
+    for size in (1024, n):
+        t = tournament(players[:size], variant="gin", options={"target": 10})
+        with CaptureQueriesContext(connection) as queries:
+            started = time.perf_counter()
+            services.tournament_start(tournament_id=t.pk)
+            timings[size] = (time.perf_counter() - started, len(queries))
+        services.tournament_cancel(tournament_id=t.pk)
+    seconds, queries = timings[n]
+    small = timings[1024][1]
+    bound = "met" if seconds <= DRAW_SECONDS_BOUND else "MISSED"
+    print(
+        f"draw {n:,} entries: {seconds:.2f} s stored on {connection.vendor} "
+        f"(bound {DRAW_SECONDS_BOUND:.0f} s: {bound}); {queries} queries, "
+        f"1,024 entries take {small} ({'flat' if queries == small else 'GROWS'})"
+    )
+
+
+def run_through_workers(label: str, players: list[Player], workers: int, **settings_) -> None:
+    t = tournament(players, **settings_)
+    started = time.perf_counter()
+    services.tournament_start(tournament_id=t.pk)
+    while True:
+        t.refresh_from_db(fields=["status"])
+        if t.status == Tournament.Status.FINISHED:
+            break
+        time.sleep(0.25)
+    wall = time.perf_counter() - started
+    matches = list(Match.objects.filter(tournament_table__table__tournament=t))
+    engine = sum(engine_seconds(m) for m in matches)
+    share = engine / (wall * workers)
+    champion = Entry.objects.get(tournament=t, status=Entry.Status.CHAMPION)
+    print(
+        f"{label}: {len(matches):,} matches in {wall:.1f} s with {workers} workers, "
+        f"{len(matches) / wall:.1f} matches/s; engine {engine:.1f} s = {share:.0%} of worker "
+        f"time, outside the engine {1 - share:.0%} (goal < {OVERHEAD_GOAL:.0%}: "
+        f"{'met' if 1 - share < OVERHEAD_GOAL else 'MISSED'}); champion seed {champion.seed}"
+    )
+
+
+def engine_seconds(match: Match) -> float:
+    """The engine's share of one match: the bots playing it, then finalize's replay."""
+    variant = variants.get(match.variant)
+    kinds = [s.player.bot_kind for s in match.seats.select_related("player").order_by("index")]
+    moves = [{"seat": m.seat, "action": m.action} for m in match.moves.order_by("number")]
+    started = time.perf_counter()
+    variant.play(players=match.players, seed=match.seed, bots=kinds, options=match.options)
+    variant.replay(moves, players=match.players, seed=match.seed, options=match.options)
+    return time.perf_counter() - started
+
+
+def start_workers(queue: str, workers: int, database: str) -> subprocess.Popen:
+    env = {**os.environ, "DATABASE_URL": database}
+    command = [
+        sys.executable,
+        "-m",
+        "celery",
+        "-A",
+        "config",
+        "worker",
+        "-Q",
+        queue,
+        "--concurrency",
+        str(workers),
+        "--loglevel",
+        "WARNING",
+        "-n",
+        f"{queue}@%h",
+    ]
+    process = subprocess.Popen(command, env=env)
+    for _ in range(120):
+        if celery_app.control.ping(destination=[f"{queue}@{os.uname().nodename}"], timeout=0.5):
+            return process
+    process.terminate()
+    raise SystemExit("the bench workers did not start")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--draw", type=int, default=65536)
+    parser.add_argument("--gin", type=int, default=4096)
+    parser.add_argument("--basic", type=int, default=1024)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--only", default="draw,gin,basic")
+    args = parser.parse_args()
+    only = set(args.only.split(","))
+    if connection.vendor != "postgresql" or not settings.CELERY_BROKER_URL.startswith("redis"):
+        raise SystemExit("set DATABASE_URL=postgres://... and CELERY_BROKER_URL=redis://...")
+    name = connection.creation.create_test_db(verbosity=0, autoclobber=True)
+    database = os.environ["DATABASE_URL"].rsplit("/", 1)[0] + f"/{name}"
+    queue = f"knock-bench-{uuid.uuid4().hex[:8]}"
+    celery_app.conf.task_default_queue = queue
+    workers = None
+    try:
+        players = bots(max(args.draw if "draw" in only else 0, args.gin, args.basic))
+        if "draw" in only:
+            draw(args.draw, players)
+        if only & {"gin", "basic"}:
+            workers = start_workers(queue, args.workers, database)
+        if "gin" in only:
+            run_through_workers(
+                f"gin {args.gin:,} entries",
+                players[: args.gin],
+                args.workers,
+                variant="gin",
+                options={"target": 10},
+            )
+        if "basic" in only:
+            run_through_workers(
+                f"basic {args.basic:,} entries, 4 seats, top 2",
+                players[: args.basic],
+                args.workers,
+                variant="basic",
+                options={"target": 50},
+                table_size=4,
+                advance=2,
+            )
+    finally:
+        if workers is not None:
+            workers.terminate()
+            workers.wait(timeout=60)
+        connection.creation.destroy_test_db(name, verbosity=0)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,82 @@
+"""Django admin: entries inline, filters, and the actions that call the services."""
+
+import pytest
+from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
+
+from tests.factories import UserFactory
+from tests.tournaments.helpers import bots, open_tournament, organiser, register_all
+from tournaments import services
+from tournaments.models import Tournament
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def admin_client(client):
+    client.force_login(UserFactory(username="root", is_staff=True, is_superuser=True))
+    return client
+
+
+def act(client, action: str, *tournaments):
+    return client.post(
+        "/admin/tournaments/tournament/",
+        {"action": action, ACTION_CHECKBOX_NAME: [t.pk for t in tournaments]},
+        follow=True,
+    )
+
+
+def test_actions_open_start_and_cancel_through_the_services(admin_client):
+    by = organiser()
+    draft = services.tournament_create(organiser=by, name="Draft Cup", variant="gin")
+    act(admin_client, "open_registration", draft)
+    draft.refresh_from_db()
+    assert draft.status == Tournament.Status.REGISTRATION
+    register_all(draft, bots(4))
+    act(admin_client, "start_now", draft)
+    draft.refresh_from_db()
+    assert draft.status == Tournament.Status.RUNNING
+    refused = act(admin_client, "start_now", draft)
+    assert "cannot start" in refused.content.decode()
+    act(admin_client, "cancel", draft)
+    draft.refresh_from_db()
+    assert draft.status == Tournament.Status.CANCELLED
+
+
+def test_change_page_lists_entries_and_the_list_filters(admin_client):
+    tournament = open_tournament(name="Inline Cup")
+    register_all(tournament, bots(3))
+    page = admin_client.get(f"/admin/tournaments/tournament/{tournament.pk}/change/")
+    assert page.status_code == 200
+    assert page.content.decode().count("Greedy Bot") >= 3
+    filtered = admin_client.get("/admin/tournaments/tournament/?status__exact=registration")
+    assert "Inline Cup" in filtered.content.decode()
+    assert admin_client.get("/admin/tournaments/table/").status_code == 200
+
+
+def test_adding_in_admin_validates_the_settings(admin_client):
+    base = {
+        "name": "Admin Cup",
+        "organiser": UserFactory().pk,
+        "variant": "gin",
+        "options": "{}",
+        "table_size": 4,
+        "advance": 2,
+        "best_of": 1,
+        "seeding": "rating",
+        "min_level": 1,
+        "entry_fee": 0,
+        "show_up_seconds": 300,
+        "turn_seconds": 60,
+        "seed": "s",
+        "prizes-TOTAL_FORMS": 0,
+        "prizes-INITIAL_FORMS": 0,
+        "entries-TOTAL_FORMS": 0,
+        "entries-INITIAL_FORMS": 0,
+    }
+    refused = admin_client.post("/admin/tournaments/tournament/add/", base)
+    assert "gin seats 2 to 2" in refused.content.decode()
+    created = admin_client.post(
+        "/admin/tournaments/tournament/add/", {**base, "table_size": 2, "advance": 1}
+    )
+    assert created.status_code == 302
+    assert Tournament.objects.get(name="Admin Cup").status == Tournament.Status.DRAFT

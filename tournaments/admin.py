@@ -1,0 +1,131 @@
+"""Django admin for tournaments: settings and prizes are edited here before the draw; entries
+and the bracket only move through tournaments.services, which the actions call."""
+
+from django import forms
+from django.contrib import admin, messages
+from django.core.exceptions import ValidationError
+
+from config.errors import DomainError
+from tournaments import services
+from tournaments.models import Entry, Prize, Table, Tournament
+
+
+class PrizeInline(admin.TabularInline):
+    model = Prize
+    extra = 1
+    raw_id_fields = ["title", "reward"]
+
+
+class EntryInline(admin.TabularInline):
+    """Entries change through services (fees, waiting list): shown here, not edited."""
+
+    model = Entry
+    extra = 0
+    can_delete = False
+    show_change_link = False
+    fields = ["player", "status", "seed", "placement", "out_round", "registered_at", "fee_paid"]
+    readonly_fields = fields
+    ordering = ["placement", "seed", "registered_at"]
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+
+class TournamentForm(forms.ModelForm):
+    class Meta:
+        model = Tournament
+        fields = [
+            "organiser",
+            "variant",
+            *services.EDITABLE,
+            "table_size",
+            "advance",
+            "seed",
+            "entry_fee",
+        ]
+
+    def clean(self):
+        values = super().clean()
+        if not self.errors:
+            try:
+                services.validate_settings(values)
+            except DomainError as exc:
+                raise ValidationError(exc.message) from exc
+        return values
+
+
+def _run(modeladmin, request, queryset, service, done: str) -> None:
+    """Call one service per selected tournament; report each refusal by name."""
+    ok = 0
+    for tournament in queryset:
+        try:
+            service(tournament_id=tournament.pk, by=request.user)
+            ok += 1
+        except DomainError as exc:
+            modeladmin.message_user(request, f"{tournament}: {exc.message}", messages.ERROR)
+    if ok:
+        modeladmin.message_user(request, f"{ok} tournament(s) {done}.", messages.SUCCESS)
+
+
+@admin.action(description="Open registration")
+def open_registration(modeladmin, request, queryset):
+    _run(modeladmin, request, queryset, services.tournament_open_registration, "opened")
+
+
+@admin.action(description="Start now (draw the bracket)")
+def start_now(modeladmin, request, queryset):
+    _run(modeladmin, request, queryset, services.tournament_start, "started")
+
+
+@admin.action(description="Cancel and refund every fee")
+def cancel(modeladmin, request, queryset):
+    _run(modeladmin, request, queryset, services.tournament_cancel, "cancelled")
+
+
+@admin.register(Tournament)
+class TournamentAdmin(admin.ModelAdmin):
+    form = TournamentForm
+    list_display = [
+        "name",
+        "status",
+        "variant",
+        "table_size",
+        "advance",
+        "entries_count",
+        "starts_at",
+        "organiser",
+    ]
+    list_filter = ["status", "variant", "table_size", "seeding", "third_place"]
+    search_fields = ["name", "organiser__username"]
+    date_hierarchy = "starts_at"
+    readonly_fields = ["status", "entries_count", "started_at", "finished_at"]
+    inlines = [PrizeInline, EntryInline]
+    actions = [open_registration, start_now, cancel]
+
+    def get_changeform_initial_data(self, request):
+        return {"organiser": request.user.pk, "options": {}}
+
+    def get_readonly_fields(self, request, obj=None):
+        if obj is not None and obj.status not in services.BEFORE_START:
+            # The bracket is drawn: its settings are history now.
+            return [f.name for f in Tournament._meta.fields]
+        return self.readonly_fields
+
+
+@admin.register(Table)
+class TableAdmin(admin.ModelAdmin):
+    """The drawn bracket, for looking things up; it moves only through play."""
+
+    list_display = ["__str__", "round_number", "position", "status", "walkover", "deadline"]
+    list_filter = ["status", "walkover", "third_place"]
+    search_fields = ["tournament__name"]
+    list_select_related = ["tournament"]
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False

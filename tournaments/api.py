@@ -1,0 +1,167 @@
+"""The tournaments API, Challonge-like; no business logic here, every write is a service."""
+
+import django_filters
+from django.shortcuts import get_object_or_404
+from drf_spectacular.utils import extend_schema
+from rest_framework import generics, status
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from config.errors import NotFound
+from gameplay.services import player_for_user
+from tournaments import selectors, services
+from tournaments.models import Entry, Tournament
+from tournaments.serializers import (
+    EntrySerializer,
+    SeedSerializer,
+    TournamentSerializer,
+    TournamentWriteSerializer,
+)
+
+
+class TournamentFilter(django_filters.FilterSet):
+    name = django_filters.CharFilter(lookup_expr="icontains")
+    organiser = django_filters.CharFilter(field_name="organiser__username")
+    starts_after = django_filters.IsoDateTimeFilter(field_name="starts_at", lookup_expr="gte")
+    starts_before = django_filters.IsoDateTimeFilter(field_name="starts_at", lookup_expr="lte")
+
+    class Meta:
+        model = Tournament
+        fields = ["status", "variant", "table_size", "name", "organiser"]
+
+
+def _prizes(data: dict) -> dict:
+    if "prizes" in data:
+        data["prizes"] = [dict(p) for p in data["prizes"]]
+    return data
+
+
+def _detail(tournament_id: int) -> dict:
+    return TournamentSerializer(selectors.tournaments().get(pk=tournament_id)).data
+
+
+class TournamentList(generics.ListAPIView):
+    """GET: tournaments, filtered; POST (organisers): create a draft."""
+
+    serializer_class = TournamentSerializer
+    filterset_class = TournamentFilter
+
+    def get_queryset(self):
+        return selectors.tournaments()
+
+    @extend_schema(request=TournamentWriteSerializer, responses={201: TournamentSerializer})
+    def post(self, request):
+        data = TournamentWriteSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        tournament = services.tournament_create(
+            organiser=request.user, **_prizes(dict(data.validated_data))
+        )
+        return Response(_detail(tournament.pk), status=status.HTTP_201_CREATED)
+
+
+class TournamentDetail(APIView):
+    @extend_schema(responses={200: TournamentSerializer})
+    def get(self, request, pk: int):
+        return Response(
+            TournamentSerializer(get_object_or_404(selectors.tournaments(), pk=pk)).data
+        )
+
+    @extend_schema(request=TournamentWriteSerializer, responses={200: TournamentSerializer})
+    def patch(self, request, pk: int):
+        data = TournamentWriteSerializer(data=request.data, partial=True)
+        data.is_valid(raise_exception=True)
+        services.tournament_update(
+            tournament_id=pk, by=request.user, **_prizes(dict(data.validated_data))
+        )
+        return Response(_detail(pk))
+
+
+ACTIONS = {
+    "open-registration": services.tournament_open_registration,
+    "open-check-in": services.tournament_open_check_in,
+    "close-check-in": services.tournament_close_check_in,
+    "start": services.tournament_start,
+    "cancel": services.tournament_cancel,
+}
+
+
+class TournamentAction(APIView):
+    """POST an organiser's action: open-registration, open-check-in, close-check-in, start,
+    cancel. Anyone else gets 403."""
+
+    @extend_schema(
+        operation_id="tournaments_action", request=None, responses={200: TournamentSerializer}
+    )
+    def post(self, request, pk: int, action: str):
+        if action not in ACTIONS:
+            raise NotFound(f"No action {action!r}; choose from {', '.join(ACTIONS)}.")
+        ACTIONS[action](tournament_id=pk, by=request.user)
+        return Response(_detail(pk))
+
+
+class Register(APIView):
+    @extend_schema(request=None, responses={201: EntrySerializer})
+    def post(self, request, pk: int):
+        entry = services.entry_register(tournament_id=pk, player=player_for_user(request.user))
+        return Response(EntrySerializer(entry).data, status=status.HTTP_201_CREATED)
+
+
+class Withdraw(APIView):
+    @extend_schema(request=None, responses={200: EntrySerializer})
+    def post(self, request, pk: int):
+        entry = services.entry_withdraw(tournament_id=pk, player=player_for_user(request.user))
+        return Response(EntrySerializer(entry).data)
+
+
+class CheckIn(APIView):
+    @extend_schema(request=None, responses={200: EntrySerializer})
+    def post(self, request, pk: int):
+        entry = services.entry_check_in(tournament_id=pk, player=player_for_user(request.user))
+        return Response(EntrySerializer(entry).data)
+
+
+class Entries(generics.ListAPIView):
+    serializer_class = EntrySerializer
+
+    def get_queryset(self):
+        if getattr(self, "swagger_fake_view", False):
+            return Entry.objects.none()
+        return selectors.entries(get_object_or_404(Tournament, pk=self.kwargs["pk"]))
+
+
+def _entry(pk: int, entry_id: int) -> Entry:
+    return get_object_or_404(Entry, pk=entry_id, tournament_id=pk)
+
+
+class Disqualify(APIView):
+    @extend_schema(request=None, responses={200: EntrySerializer})
+    def post(self, request, pk: int, entry_id: int):
+        entry = services.entry_disqualify(entry_id=_entry(pk, entry_id).pk, by=request.user)
+        return Response(EntrySerializer(entry).data)
+
+
+class EntrySeed(APIView):
+    @extend_schema(request=SeedSerializer, responses={200: EntrySerializer})
+    def post(self, request, pk: int, entry_id: int):
+        data = SeedSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        entry = services.entry_set_seed(
+            entry_id=_entry(pk, entry_id).pk, seed=data.validated_data["seed"], by=request.user
+        )
+        return Response(EntrySerializer(entry).data)
+
+
+class Bracket(APIView):
+    @extend_schema(responses={200: dict})
+    def get(self, request, pk: int):
+        return Response(selectors.bracket(get_object_or_404(Tournament, pk=pk)))
+
+
+class ShowUp(APIView):
+    """A player takes their seat at a bracket table before its deadline."""
+
+    @extend_schema(request=None, responses={200: dict})
+    def post(self, request, pk: int, table_id: int):
+        get_object_or_404(Tournament, pk=pk, tables__pk=table_id)
+        services.table_show_up(table_id=table_id, player=player_for_user(request.user))
+        return Response(selectors.bracket(Tournament.objects.get(pk=pk)))

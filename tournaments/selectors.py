@@ -1,0 +1,127 @@
+"""Reads shared by the API, the pages and the management command."""
+
+from django.db.models import Count, Q
+
+from tournaments import services
+from tournaments.models import Entry, Round, Table, TableMatch, TableSeat, Tournament
+
+IN_FIELD = (*services.ADMITTED, Entry.Status.PLAYING, Entry.Status.ELIMINATED, "champion")
+
+
+def tournaments():
+    """Tournaments with their entry counts, newest first (one query for any page)."""
+    return (
+        Tournament.objects.select_related("organiser")
+        .annotate(
+            entered=Count("entries", filter=Q(entries__status__in=IN_FIELD), distinct=True),
+            waitlisted=Count(
+                "entries", filter=Q(entries__status=Entry.Status.WAITLISTED), distinct=True
+            ),
+        )
+        .prefetch_related("prizes")
+        .order_by("-created_at", "-pk")
+    )
+
+
+def entries(tournament: Tournament):
+    return (
+        Entry.objects.filter(tournament=tournament)
+        .select_related("player")
+        .order_by("placement", "seed", "registered_at", "pk")
+    )
+
+
+def _seat(seat: TableSeat, advanced: set[int]) -> dict:
+    player = seat.entry.player
+    return {
+        "seat": seat.index,
+        "entry": seat.entry_id,
+        "player": player.display_name,
+        "player_id": player.pk,
+        "bot": player.is_bot,
+        "seed": seat.seed,
+        "present": seat.present,
+        "forfeited": seat.forfeited,
+        "wins": seat.wins,
+        "points": seat.points,
+        "finish": seat.finish,
+        "advanced": seat.entry_id in advanced,
+    }
+
+
+def bracket(tournament: Tournament) -> dict:
+    """The whole drawn bracket in four queries: rounds, tables, seats, matches."""
+    shape = services.bracket_of(tournament) if tournament.entries_count else None
+    rounds = list(Round.objects.filter(tournament=tournament).order_by("number"))
+    seats: dict[int, list[TableSeat]] = {}
+    for seat in (
+        TableSeat.objects.filter(table__tournament=tournament)
+        .select_related("entry__player")
+        .order_by("table_id", "index")
+    ):
+        seats.setdefault(seat.table_id, []).append(seat)
+    matches: dict[int, list[dict]] = {}
+    for link in (
+        TableMatch.objects.filter(table__tournament=tournament)
+        .select_related("match")
+        .order_by("table_id", "number")
+    ):
+        matches.setdefault(link.table_id, []).append(
+            {
+                "id": link.match_id,
+                "number": link.number,
+                "status": link.match.status,
+                "url": f"/api/matches/{link.match_id}/",
+                "scores": (link.match.result or {}).get("scores"),
+            }
+        )
+    tables: dict[int, list[dict]] = {}
+    for table in Table.objects.filter(tournament=tournament).order_by("round_number", "position"):
+        at_table = seats.get(table.pk, [])
+        advanced = set()
+        if table.status == Table.Status.DONE and shape is not None:
+            feeds = shape.table((table.round_number, table.position)).feeds_into
+            going = tournament.advance if feeds else 0
+            advanced = {s.entry_id for s in at_table if s.finish and s.finish <= going}
+        feeders = shape.table((table.round_number, table.position)).feeders if shape else ()
+        tables.setdefault(table.round_number, []).append(
+            {
+                "id": table.pk,
+                "round": table.round_number,
+                "position": table.position,
+                "third_place": table.third_place,
+                "status": table.status,
+                "walkover": table.walkover,
+                "capacity": table.capacity,
+                "deadline": table.deadline.isoformat() if table.deadline else None,
+                "games_played": table.games_played,
+                "feeders": [list(ref) for ref in feeders],
+                "seats": [_seat(s, advanced) for s in at_table],
+                "matches": matches.get(table.pk, []),
+            }
+        )
+    return {
+        "tournament": tournament.pk,
+        "status": tournament.status,
+        "table_size": tournament.table_size,
+        "advance": tournament.advance,
+        "entries": tournament.entries_count,
+        "rounds": [
+            {
+                "number": r.number,
+                "name": r.name,
+                "best_of": r.best_of,
+                "tables": tables.get(r.number, []),
+            }
+            for r in rounds
+        ],
+    }
+
+
+def placements(tournament: Tournament, limit: int | None = None) -> list[Entry]:
+    rows = (
+        Entry.objects.filter(tournament=tournament, placement__isnull=False)
+        .select_related("player")
+        .order_by("placement", "seed")
+    )
+    return list(rows[:limit] if limit else rows)

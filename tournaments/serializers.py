@@ -1,0 +1,126 @@
+from rest_framework import serializers
+
+from gameplay.models import VARIANT_CHOICES, Reward, Title
+from tournaments.models import Entry, Prize, Tournament
+
+
+class PrizeSerializer(serializers.ModelSerializer):
+    title = serializers.PrimaryKeyRelatedField(
+        queryset=Title.objects.all(), required=False, allow_null=True
+    )
+    reward = serializers.PrimaryKeyRelatedField(
+        queryset=Reward.objects.all(), required=False, allow_null=True
+    )
+
+    class Meta:
+        model = Prize
+        fields = ["placement", "coins", "xp", "title", "reward"]
+
+
+SETTINGS = [
+    "name",
+    "variant",
+    "options",
+    "table_size",
+    "advance",
+    "best_of",
+    "final_best_of",
+    "seeding",
+    "third_place",
+    "registration_opens_at",
+    "registration_closes_at",
+    "check_in_opens_at",
+    "check_in_closes_at",
+    "starts_at",
+    "max_entries",
+    "min_level",
+    "entry_fee",
+    "show_up_seconds",
+    "turn_seconds",
+]
+
+
+class TournamentSerializer(serializers.ModelSerializer):
+    organiser = serializers.CharField(source="organiser.username", read_only=True)
+    entered = serializers.IntegerField(read_only=True)
+    waitlisted = serializers.IntegerField(read_only=True)
+    prizes = PrizeSerializer(many=True, read_only=True)
+    links = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Tournament
+        fields = [
+            "id",
+            "status",
+            "organiser",
+            *SETTINGS,
+            "entered",
+            "waitlisted",
+            "entries_count",
+            "started_at",
+            "finished_at",
+            "prizes",
+            "links",
+        ]
+
+    def get_links(self, tournament) -> dict:
+        base = f"/api/tournaments/{tournament.pk}"
+        return {
+            "self": f"{base}/",
+            "entries": f"{base}/entries/",
+            "bracket": f"{base}/bracket/",
+            "page": f"/tournaments/{tournament.pk}/",
+        }
+
+
+class TournamentWriteSerializer(serializers.Serializer):
+    """What an organiser sends; the service validates the combination."""
+
+    name = serializers.CharField(max_length=120)
+    variant = serializers.ChoiceField(choices=VARIANT_CHOICES)
+    options = serializers.DictField(required=False)
+    table_size = serializers.IntegerField(required=False, min_value=2, max_value=6)
+    advance = serializers.IntegerField(required=False, min_value=1, max_value=5)
+    best_of = serializers.IntegerField(required=False, min_value=1, max_value=9)
+    final_best_of = serializers.IntegerField(
+        required=False, allow_null=True, min_value=1, max_value=9
+    )
+    seeding = serializers.ChoiceField(choices=Tournament.Seeding.choices, required=False)
+    third_place = serializers.BooleanField(required=False)
+    registration_opens_at = serializers.DateTimeField(required=False, allow_null=True)
+    registration_closes_at = serializers.DateTimeField(required=False, allow_null=True)
+    check_in_opens_at = serializers.DateTimeField(required=False, allow_null=True)
+    check_in_closes_at = serializers.DateTimeField(required=False, allow_null=True)
+    starts_at = serializers.DateTimeField(required=False, allow_null=True)
+    max_entries = serializers.IntegerField(required=False, allow_null=True, min_value=2)
+    min_level = serializers.IntegerField(required=False, min_value=1)
+    entry_fee = serializers.IntegerField(required=False, min_value=0)
+    show_up_seconds = serializers.IntegerField(required=False, min_value=0)
+    turn_seconds = serializers.IntegerField(required=False, min_value=5)
+    prizes = PrizeSerializer(many=True, required=False)
+
+
+class EntrySerializer(serializers.ModelSerializer):
+    player = serializers.CharField(source="player.display_name", read_only=True)
+    player_id = serializers.IntegerField(read_only=True)
+    bot = serializers.BooleanField(source="player.is_bot", read_only=True)
+
+    class Meta:
+        model = Entry
+        fields = [
+            "id",
+            "player",
+            "player_id",
+            "bot",
+            "status",
+            "seed",
+            "manual_seed",
+            "placement",
+            "out_round",
+            "registered_at",
+            "checked_in_at",
+        ]
+
+
+class SeedSerializer(serializers.Serializer):
+    seed = serializers.IntegerField(min_value=1, allow_null=True)
