@@ -270,6 +270,11 @@ def discard_of_mask(h: int) -> tuple[int, int, tuple[int, int, int, int]]:
     if not three:
         key = max(_K0[m0], _K1[m1], _K2[m2], _K3[m3])
         return DEAD[m0] + DEAD[m1] + DEAD[m2] + DEAD[m3] - (key >> 6), 1 << (key & 63), KEEP_ALL
+    return _discard_with_sets(h, three)
+
+
+def _discard_with_sets(h: int, three: int) -> tuple[int, int, tuple[int, int, int, int]]:
+    """`discard_of_mask` for a hand with set candidates ``three``: try each set choice."""
     best = 999
     best_bit = 0
     best_sets = 0
@@ -490,7 +495,7 @@ def best_discard(hand) -> tuple[Card, Arrangement]:
         h = sum(map(_BIT_GET, hand)) if type(hand) is list else -1
     except (KeyError, TypeError):
         h = -1
-    if h < 0 or h.bit_count() != 11 or len(hand) != 11:
+    if h.bit_count() != 11 or len(hand) != 11:  # also catches h == -1
         h = mask_of(hand, (11,))
     m0 = h & SUIT_MASK
     m1 = h >> 16 & SUIT_MASK
@@ -500,7 +505,7 @@ def best_discard(hand) -> tuple[Card, Arrangement]:
     keep = KEEP_ALL
     if three:
         if (RUNNABLE[m0] | RUNNABLE[m1] | RUNNABLE[m2] | RUNNABLE[m3]) & three:
-            points, bit, keep = discard_of_mask(h)
+            points, bit, keep = _discard_with_sets(h, three)
             return _BIT_TO_CARD[bit], Arrangement(h ^ bit, keep, points)
         k = SUIT_MASK & ~three
         keep = (k, k, k, k)
