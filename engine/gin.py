@@ -268,7 +268,16 @@ def discard_of_mask(h: int) -> tuple[int, int, tuple[int, int, int, int]]:
     m3 = h >> 48
     three = (m0 & m1 & (m2 | m3)) | (m2 & m3 & (m0 | m1))
     if not three:
-        key = max(_K0[m0], _K1[m1], _K2[m2], _K3[m3])
+        key = _K0[m0]
+        other = _K1[m1]
+        if other > key:
+            key = other
+        other = _K2[m2]
+        if other > key:
+            key = other
+        other = _K3[m3]
+        if other > key:
+            key = other
         return DEAD[m0] + DEAD[m1] + DEAD[m2] + DEAD[m3] - (key >> 6), 1 << (key & 63), KEEP_ALL
     return _discard_with_sets(h, three)
 
@@ -513,8 +522,18 @@ def best_discard(hand) -> tuple[Card, Arrangement]:
         m1 &= k
         m2 &= k
         m3 &= k
-    # The best discard is the best single drop of one suit (see DROP_KEY).
-    key = max(_K0[m0], _K1[m1], _K2[m2], _K3[m3])
+    # The best discard is the best single drop of one suit (see DROP_KEY); the max is
+    # spelled out because the builtin's call costs more than the comparisons here.
+    key = _K0[m0]
+    other = _K1[m1]
+    if other > key:
+        key = other
+    other = _K2[m2]
+    if other > key:
+        key = other
+    other = _K3[m3]
+    if other > key:
+        key = other
     if key < 0:
         points, bit, keep = discard_of_mask(h)
         return _BIT_TO_CARD[bit], Arrangement(h ^ bit, keep, points)
