@@ -8,6 +8,9 @@ class LeaguesConfig(AppConfig):
     def ready(self) -> None:
         from gameplay.events import match_finished
         from gameplay.models import Match
+        from gameplay.profile import register_section
         from leagues.tasks import on_match_finished
+        from leagues.views import profile_section
 
         match_finished.connect(on_match_finished, sender=Match, dispatch_uid="leagues-results")
+        register_section(profile_section)

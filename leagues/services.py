@@ -508,7 +508,8 @@ def rank_statement(tiebreakers: Sequence[str], *, divisions: int | None) -> str:
     """The one UPDATE that ranks divisions: RANK() over the tie-breakers, per division.
 
     Its ORDER BY is `standings.sort_key` in SQL, so rows equal on every key share a rank;
-    the old rank moves to ``previous_rank`` in the same statement.
+    the old rank moves to ``previous_rank`` in the same statement. Rows that would not
+    change are not written.
     """
     if not standings.sql_sortable(tiebreakers):
         raise ValueError(f"{list(tiebreakers)} needs head-to-head, which SQL cannot order")
@@ -521,7 +522,8 @@ def rank_statement(tiebreakers: Sequence[str], *, divisions: int | None) -> str:
     return (
         f'UPDATE {table} SET "previous_rank" = {table}."rank", "rank" = ranked.new_rank '
         f"FROM (SELECT id, RANK() OVER ({over}) AS new_rank FROM {table} WHERE {where}) "
-        f"AS ranked WHERE {table}.id = ranked.id"
+        f'AS ranked WHERE {table}.id = ranked.id AND ({table}."rank" IS DISTINCT FROM '
+        f'ranked.new_rank OR {table}."previous_rank" IS DISTINCT FROM {table}."rank")'
     )
 
 

@@ -74,3 +74,15 @@ def leaderboard(request):
             "active_days": selectors.LEADERBOARD_ACTIVE_DAYS,
         },
     )
+
+
+def profile_section(player) -> dict | None:
+    """The player's league seasons on their profile page (gameplay.profile registry)."""
+    history = list(selectors.player_history(player.pk))
+    if not history:
+        return None
+    return {
+        "title": "Leagues",
+        "template": "leagues/_history.html",
+        "context": {"history": history},
+    }
