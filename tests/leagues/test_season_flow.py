@@ -49,3 +49,26 @@ def test_a_season_plays_out_and_the_next_one_starts(bots, eager_tasks):
     assert following.status == Season.Status.RUNNING
     assert following.starts_at >= season.ends_at
     assert Fixture.objects.filter(round__season=following).count() == 12
+
+
+def test_a_multi_player_season_rotates_tables_and_scores_each_place(bots, eager_tasks):
+    """Tables of three in Basic Rummy: sole best place wins, everyone else at the table loses."""
+    league = make_league(
+        name="Basic League",
+        variant="basic",
+        options={"target": 40},
+        table_size=3,
+        rotation_rounds=2,
+        divisions=[("Only", 6, 0, 0)],
+    )
+    season = start(league, bots(6))
+    fixtures = Fixture.objects.filter(round__season=season)
+    assert fixtures.count() == 4  # two tables of three in each of two rounds
+    assert all(f.seats.count() == 3 for f in fixtures)
+    play_season(season)
+    season.refresh_from_db()
+    assert season.status == Season.Status.CLOSED
+    rows = list(Standing.objects.filter(season=season))
+    assert sum(r.won for r in rows) + sum(r.drawn for r in rows) >= 4
+    assert sum(r.played for r in rows) == 12
+    assert all(r.game_against >= 0 and r.rank is not None for r in rows)
