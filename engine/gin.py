@@ -145,7 +145,8 @@ def _rank_set_tables() -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ..
 
 
 PRUNED_SETS, EVERY_SET = _rank_set_tables()
-KEEP_ALL = (SUIT_MASK,) * 4
+#: ``three * SPREAD`` puts a 13-bit rank mask in all four suits of a hand mask.
+SPREAD = 1 | 1 << 16 | 1 << 32 | 1 << 48
 
 
 def _split(h: int) -> tuple[int, int, int, int]:
@@ -200,16 +201,6 @@ def _set_choices(h: int, three: int, pruned: bool = True) -> list[int]:
     return choices
 
 
-def _keep_of(sets: int) -> tuple[int, int, int, int]:
-    """Per-suit masks of the cards not in sets (what `Arrangement.keep` holds)."""
-    return (
-        SUIT_MASK & ~sets,
-        SUIT_MASK & ~(sets >> 16),
-        SUIT_MASK & ~(sets >> 32),
-        SUIT_MASK & ~(sets >> 48),
-    )
-
-
 def deadwood_of_mask(h: int) -> int:
     """Least deadwood points of a hand mask (any number of cards)."""
     m0 = h & SUIT_MASK
@@ -220,7 +211,7 @@ def deadwood_of_mask(h: int) -> int:
     if not three:
         return DEAD[m0] + DEAD[m1] + DEAD[m2] + DEAD[m3]
     if not (RUNNABLE[m0] | RUNNABLE[m1] | RUNNABLE[m2] | RUNNABLE[m3]) & three:
-        k = SUIT_MASK & ~three
+        k = ~three
         return DEAD[m0 & k] + DEAD[m1 & k] + DEAD[m2 & k] + DEAD[m3 & k]
     best = 999
     for c in _set_choices(h, three):
@@ -234,12 +225,12 @@ def deadwood_of_mask(h: int) -> int:
     return best
 
 
-def _best_keep(h: int) -> tuple[int, tuple[int, int, int, int]]:
-    """Least deadwood of a mask and the per-suit keep masks that reach it."""
+def _best_sets(h: int) -> tuple[int, int]:
+    """Least deadwood of a mask and the cards put in sets to reach it."""
     m0, m1, m2, m3 = _split(h)
     three = (m0 & m1 & (m2 | m3)) | (m2 & m3 & (m0 | m1))
     if not three:
-        return DEAD[m0] + DEAD[m1] + DEAD[m2] + DEAD[m3], KEEP_ALL
+        return DEAD[m0] + DEAD[m1] + DEAD[m2] + DEAD[m3], 0
     best = 999
     best_sets = 0
     for c in _set_choices(h, three):
@@ -251,11 +242,11 @@ def _best_keep(h: int) -> tuple[int, tuple[int, int, int, int]]:
             best_sets = c
             if not v:
                 break
-    return best, _keep_of(best_sets)
+    return best, best_sets
 
 
-def discard_of_mask(h: int) -> tuple[int, int, tuple[int, int, int, int]]:
-    """Best discard of an 11-card mask: (deadwood after it, its bit, keep masks of the rest).
+def discard_of_mask(h: int) -> tuple[int, int, int]:
+    """Best discard of an 11-card mask: (deadwood after it, its bit, the rest's set cards).
 
     For a fixed choice of sets the best discard is the suit card whose removal lowers run
     deadwood most (table ``DROP``). The pruning of `_rank_set_tables` stays exact here except
@@ -278,11 +269,11 @@ def discard_of_mask(h: int) -> tuple[int, int, tuple[int, int, int, int]]:
         other = _K3[m3]
         if other > key:
             key = other
-        return DEAD[m0] + DEAD[m1] + DEAD[m2] + DEAD[m3] - (key >> 6), 1 << (key & 63), KEEP_ALL
+        return DEAD[m0] + DEAD[m1] + DEAD[m2] + DEAD[m3] - (key >> 6), 1 << (key & 63), 0
     return _discard_with_sets(h, three)
 
 
-def _discard_with_sets(h: int, three: int) -> tuple[int, int, tuple[int, int, int, int]]:
+def _discard_with_sets(h: int, three: int) -> tuple[int, int, int]:
     """`discard_of_mask` for a hand with set candidates ``three``: try each set choice."""
     best = 999
     best_bit = 0
@@ -293,7 +284,16 @@ def _discard_with_sets(h: int, three: int) -> tuple[int, int, tuple[int, int, in
         x1 = x >> 16 & SUIT_MASK
         x2 = x >> 32 & SUIT_MASK
         x3 = x >> 48
-        key = max(_K0[x0], _K1[x1], _K2[x2], _K3[x3])
+        key = _K0[x0]
+        other = _K1[x1]
+        if other > key:
+            key = other
+        other = _K2[x2]
+        if other > key:
+            key = other
+        other = _K3[x3]
+        if other > key:
+            key = other
         if key < 0:
             return _all_melded_discard(h)
         v = DEAD[x0] + DEAD[x1] + DEAD[x2] + DEAD[x3] - (key >> 6)
@@ -303,15 +303,15 @@ def _discard_with_sets(h: int, three: int) -> tuple[int, int, tuple[int, int, in
             best_bit = 1 << (key & 63)
             if not v:
                 break
-    return best, best_bit, _keep_of(best_sets)
+    return best, best_bit, best_sets
 
 
-def _all_melded_discard(h: int) -> tuple[int, int, tuple[int, int, int, int]]:
+def _all_melded_discard(h: int) -> tuple[int, int, int]:
     """A hand whose every card is melded: discard the first card whose loss keeps it so."""
     for b in _bits(h):
-        points, keep = _best_keep(h ^ b)
+        points, sets = _best_sets(h ^ b)
         if points == 0:
-            return 0, b, keep
+            return 0, b, sets
     raise AssertionError("eleven melded cards always include a meld of four or more")
 
 
@@ -398,14 +398,14 @@ def _runs_of(suit: int, m: int) -> list[list[Card]]:
 class Arrangement:
     """Melds and deadwood of a hand; lists are built on first use from the exact masks.
 
-    ``keep`` holds, per suit, the cards not used in sets; runs come from ``MELDED``.
+    ``sets`` is the mask of the cards in sets; the rest form runs (``MELDED``) or deadwood.
     """
 
-    __slots__ = ("deadwood_points", "keep", "mask")
+    __slots__ = ("deadwood_points", "mask", "sets")
 
-    def __init__(self, mask: int, keep: tuple[int, int, int, int], deadwood_points: int):
+    def __init__(self, mask: int, sets: int, deadwood_points: int):
         self.mask = mask
-        self.keep = keep
+        self.sets = sets
         self.deadwood_points = deadwood_points
 
     def __repr__(self) -> str:
@@ -414,17 +414,14 @@ class Arrangement:
 
     def _rests(self) -> tuple[int, int, int, int]:
         """Per suit, the cards left for runs and deadwood once sets are taken out."""
-        h = self.mask
-        k0, k1, k2, k3 = self.keep
-        return h & k0 & SUIT_MASK, h >> 16 & k1 & SUIT_MASK, h >> 32 & k2 & SUIT_MASK, h >> 48 & k3
+        return _split(self.mask ^ self.sets)
 
     @property
     def melds(self) -> list[list[Card]]:
         """Sets (by rank), then runs (by suit), each in card order."""
         out = []
-        if self.keep is not KEEP_ALL:
-            h = self.mask
-            set_bits = [h >> (SHIFT * s) & SUIT_MASK & ~self.keep[s] for s in range(4)]
+        if self.sets:
+            set_bits = _split(self.sets)
             ranks = set_bits[0] | set_bits[1] | set_bits[2] | set_bits[3]
             for r in range(13):
                 if ranks >> r & 1:
@@ -460,8 +457,8 @@ class Arrangement:
 
 
 def arrangement_of_mask(h: int) -> Arrangement:
-    points, keep = _best_keep(h)
-    return Arrangement(h, keep, points)
+    points, sets = _best_sets(h)
+    return Arrangement(h, sets, points)
 
 
 def deadwood_points(hand) -> int:
@@ -486,13 +483,14 @@ def best_arrangement(hand) -> Arrangement:
     m3 = h >> 48
     three = (m0 & m1 & (m2 | m3)) | (m2 & m3 & (m0 | m1))
     if not three:
-        return Arrangement(h, KEEP_ALL, DEAD[m0] + DEAD[m1] + DEAD[m2] + DEAD[m3])
+        return Arrangement(h, 0, DEAD[m0] + DEAD[m1] + DEAD[m2] + DEAD[m3])
     if (RUNNABLE[m0] | RUNNABLE[m1] | RUNNABLE[m2] | RUNNABLE[m3]) & three:
-        points, keep = _best_keep(h)
-        return Arrangement(h, keep, points)
+        points, sets = _best_sets(h)
+        return Arrangement(h, sets, points)
     # Every set candidate is out of reach of runs: all of them are sets (see _rank_set_tables).
-    k = SUIT_MASK & ~three
-    return Arrangement(h, (k, k, k, k), DEAD[m0 & k] + DEAD[m1 & k] + DEAD[m2 & k] + DEAD[m3 & k])
+    k = ~three
+    points = DEAD[m0 & k] + DEAD[m1 & k] + DEAD[m2 & k] + DEAD[m3 & k]
+    return Arrangement(h, h & three * SPREAD, points)
 
 
 def best_discard(hand) -> tuple[Card, Arrangement]:
@@ -511,13 +509,14 @@ def best_discard(hand) -> tuple[Card, Arrangement]:
     m2 = h >> 32 & SUIT_MASK
     m3 = h >> 48
     three = (m0 & m1 & (m2 | m3)) | (m2 & m3 & (m0 | m1))
-    keep = KEEP_ALL
+    sets = 0
     if three:
         if (RUNNABLE[m0] | RUNNABLE[m1] | RUNNABLE[m2] | RUNNABLE[m3]) & three:
-            points, bit, keep = _discard_with_sets(h, three)
-            return _BIT_TO_CARD[bit], Arrangement(h ^ bit, keep, points)
-        k = SUIT_MASK & ~three
-        keep = (k, k, k, k)
+            points, bit, sets = _discard_with_sets(h, three)
+            return _BIT_TO_CARD[bit], Arrangement(h ^ bit, sets, points)
+        # No set candidate can join a run: every one of them is a set.
+        sets = h & three * SPREAD
+        k = ~three
         m0 &= k
         m1 &= k
         m2 &= k
@@ -535,11 +534,11 @@ def best_discard(hand) -> tuple[Card, Arrangement]:
     if other > key:
         key = other
     if key < 0:
-        points, bit, keep = discard_of_mask(h)
-        return _BIT_TO_CARD[bit], Arrangement(h ^ bit, keep, points)
+        points, bit, sets = discard_of_mask(h)
+        return _BIT_TO_CARD[bit], Arrangement(h ^ bit, sets, points)
     code = key & 63
     points = DEAD[m0] + DEAD[m1] + DEAD[m2] + DEAD[m3] - (key >> 6)
-    return CARD_AT[code], Arrangement(h ^ (1 << code), keep, points)
+    return CARD_AT[code], Arrangement(h ^ (1 << code), sets, points)
 
 
 # ---------------------------------------------------------------------------- showdown
