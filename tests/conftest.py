@@ -12,6 +12,12 @@ from rest_framework.test import APIClient
 from config.celery import app as celery_app
 
 
+@pytest.fixture(autouse=True)
+def fast_password_hashing(settings):
+    """Factories hash a password per user; PBKDF2 would cost more than most tests."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
 @pytest.fixture
 def api_client() -> APIClient:
     return APIClient()

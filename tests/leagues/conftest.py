@@ -33,12 +33,6 @@ def start(league, players):
     return services.season_start(season_id=season.pk)
 
 
-@pytest.fixture(autouse=True)
-def fast_passwords(settings):
-    """Factories hash a password per user; PBKDF2 would cost most of a season test."""
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 @pytest.fixture
 def bots():
     def make(count):
