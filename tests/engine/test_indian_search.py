@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from engine import cards
 from engine.melds import FLAGS, INDIAN_POINTS, INF, Search, classify
+from engine.variants import indian
 
 DECK = cards.deck(decks=2, jokers=2)
 # Meld-rich: two suits, ranks A-6 and Q-K (aces both ways), both decks, and the jokers.
@@ -93,3 +94,19 @@ def test_known_hand():
     hand = cards.parse("AH 2H 3H 4C 6C JK 9D 9H 9S 8H JD QC TS", decks=2)
     s = Search(hand, wild_rank=5, ace_high=True, points=INDIAN_POINTS)
     assert min(s.costs(*s.mask_of(hand))[3:]) == 38
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    hand=st.lists(st.sampled_from(RICH), min_size=13, max_size=13, unique=True),
+    wild=st.integers(1, 13),
+)
+def test_the_engines_declarations_are_valid_and_use_exactly_the_hand(hand, wild):
+    """A declaration the engine offers (legal_actions, greedy bots) always passes its own
+    check: spare jokers are attached without spoiling the only pure run."""
+    groups = indian.declaration(hand, wild)
+    s = Search(hand, wild_rank=wild, ace_high=True, points=INDIAN_POINTS)
+    assert (groups is None) == (s.costs(*s.mask_of(hand))[5] > 0)
+    if groups is not None:
+        assert indian.check_declaration(groups, wild) is None
+        assert sorted(id(c) for g in groups for c in g) == sorted(map(id, hand))
