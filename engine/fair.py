@@ -91,7 +91,7 @@ class Indexed:
         self._seed = seed
         self._label = label
         self._prefix = label + ":"
-        self._block = -1
+        self._block: int | None = None
         self._ints: tuple[int, ...] = ()
 
     def below_at(self, position: int, n: int) -> int:
@@ -99,15 +99,14 @@ class Indexed:
         n / 2**32) is redrawn from the stream labelled ``f"{label}/{position}"``."""
         if type(n) is not int or type(position) is not int or not 1 <= n <= _TWO32:
             raise ValueError(f"n must be an integer from 1 to 2**32, got {n!r}")
-        if position < 0:
-            raise ValueError(f"position must be a non-negative integer, got {position!r}")
         block = position >> 3
-        offset = position & 7
         if block != self._block:
+            if position < 0:
+                raise ValueError(f"position must be a non-negative integer, got {position!r}")
             digest = hmac.digest(self._key, f"{self._prefix}{block}".encode(), "sha256")
             self._ints = _U32.unpack(digest)
             self._block = block
-        u = self._ints[offset]
+        u = self._ints[position & 7]
         if u < _TWO32 - _TWO32 % n:
             return u % n
         return Stream(self._seed, f"{self._label}/{position}").below(n)

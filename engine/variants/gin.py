@@ -162,14 +162,14 @@ class GinGame(Game):
 
     def apply(self, action: dict, seat: int | None = None) -> None:
         """Validate everything first, then change state, so an illegal action changes nothing."""
-        mover = self.to_move
+        mover = self.to_move  # None exactly when the match is over
         if seat is not None and (seat != mover or type(seat) is not int):
             self._check_seat(seat, allow_none=True)
-            if not self.over:
+            if mover is not None:
                 raise IllegalAction(
                     "not_your_turn", f"it is seat {mover}'s turn, not seat {seat}'s"
                 )
-        if self.over:
+        if mover is None:
             raise IllegalAction("match_over", "the match is over")
         if type(action) is not dict:
             raise IllegalAction("bad_action", "an action is a JSON object with a 'type'")
