@@ -131,7 +131,11 @@ class Entry(models.Model):
         ELIMINATED = "eliminated", "Eliminated"
         CHAMPION = "champion", "Champion"
 
-    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entries")
+    # Unique (tournament, player) serves lookups by tournament; one index less to write
+    # when the draw updates every entry.
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="entries", db_index=False
+    )
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="entries")
     status = models.CharField(max_length=16, choices=Status.choices)
     registered_at = models.DateTimeField(auto_now_add=True)
@@ -152,7 +156,6 @@ class Entry(models.Model):
     class Meta:
         ordering = ["tournament", "placement", "seed", "registered_at", "id"]
         verbose_name_plural = "entries"
-        indexes = [models.Index(fields=["tournament", "status"], name="entry_status")]
         constraints = [
             models.UniqueConstraint(fields=["tournament", "player"], name="entry_once"),
             models.UniqueConstraint(
@@ -191,8 +194,14 @@ class Table(models.Model):
         PLAYING = "playing", "Playing"
         DONE = "done", "Done"
 
-    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="tables")
-    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="tables")
+    # No single-column FK indexes: (tournament, ...) indexes below lead with the tournament,
+    # and a 65,536-entry draw writes every index once per table.
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="tables", db_index=False
+    )
+    round = models.ForeignKey(
+        Round, on_delete=models.CASCADE, related_name="tables", db_index=False
+    )
     round_number = models.PositiveSmallIntegerField()
     position = models.PositiveIntegerField()
     third_place = models.BooleanField(default=False)
@@ -227,9 +236,15 @@ class Table(models.Model):
 class TableSeat(models.Model):
     """An entry at a table: its seat, whether it showed, and its series totals there."""
 
-    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
+    # Keys without database constraints, as for Table (the draw's cost); (table, index) is
+    # unique, and that index serves lookups by table.
+    table = models.ForeignKey(
+        Table, on_delete=models.CASCADE, related_name="seats", db_index=False, db_constraint=False
+    )
     index = models.PositiveSmallIntegerField()
-    entry = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="seats")
+    entry = models.ForeignKey(
+        Entry, on_delete=models.CASCADE, related_name="seats", db_constraint=False
+    )
     seed = models.PositiveIntegerField()
     present = models.BooleanField(default=False)
     forfeited = models.BooleanField(default=False, help_text="No-show, withdrew or disqualified.")

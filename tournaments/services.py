@@ -22,6 +22,7 @@ import secrets
 from collections import defaultdict
 from datetime import datetime, timedelta
 from functools import lru_cache
+from typing import NamedTuple
 
 from django.db import connection, transaction
 from django.db.models import Exists, OuterRef, Subquery
@@ -394,21 +395,33 @@ def entry_set_seed(*, entry_id: int, seed: int | None, by) -> Entry:
 # --- the draw -----------------------------------------------------------------------------
 
 
-def _seed_order(tournament: Tournament, entries: list[Entry]) -> list[Entry]:
-    """Entries best first by the tournament's seeding rule; registration order breaks ties."""
-    first_come = sorted(entries, key=lambda e: (e.registered_at, e.pk))
+class Candidate(NamedTuple):
+    """An entry in the draw, as plain data: the draw handles 65,536 of them at once."""
+
+    pk: int
+    is_bot: bool
+    manual_seed: int | None
+    ordinal: float | None
+
+
+def _seed_order(tournament: Tournament, first_come: list[Candidate]) -> list[Candidate]:
+    """Entries best first by the tournament's seeding rule; `first_come` is in registration
+    order, which breaks ties (the sorts are stable)."""
     if tournament.seeding == Tournament.Seeding.RANDOM:
-        random.Random(f"{tournament.seed}:seeding").shuffle(first_come)
-        return first_come
+        shuffled = list(first_come)
+        random.Random(f"{tournament.seed}:seeding").shuffle(shuffled)
+        return shuffled
     if tournament.seeding == Tournament.Seeding.MANUAL:
-        big = len(entries) + 1
+        big = len(first_come) + 1
         return sorted(first_come, key=lambda e: e.manual_seed or big)
     return sorted(first_come, key=lambda e: -(e.ordinal if e.ordinal is not None else -1e9))
 
 
-def _match_seed(tournament: Tournament, table_id: int, number: int) -> str:
-    """A secret per match derived from the tournament's secret: simulations replay exactly."""
-    return hashlib.sha256(f"{tournament.seed}:{table_id}:{number}".encode()).hexdigest()
+def _match_seed(tournament: Tournament, table: Table, number: int) -> str:
+    """A secret per match derived from the tournament's secret and the bracket ref, so a
+    simulation with the same seed deals the same cards at every table."""
+    ref = f"{table.round_number}.{table.position}.{number}"
+    return hashlib.sha256(f"{tournament.seed}:{ref}".encode()).hexdigest()
 
 
 def tournament_close_check_in(*, tournament_id: int, by=None) -> dict:
@@ -447,17 +460,14 @@ def tournament_start(*, tournament_id: int, by=None, now: datetime | None = None
         if tournament.status == Tournament.Status.CHECK_IN:
             _close_check_in(tournament)
         playing_status = Entry.Status.CHECKED_IN if checked else Entry.Status.REGISTERED
-        entries = list(
-            Entry.objects.filter(tournament=tournament, status=playing_status)
-            .select_related("player")
-            .annotate(
-                ordinal=Subquery(
-                    Rating.objects.filter(
-                        player_id=OuterRef("player_id"), variant=tournament.variant
-                    ).values("ordinal")[:1]
-                )
-            )
-        )
+        rating = Rating.objects.filter(player_id=OuterRef("player_id"), variant=tournament.variant)
+        entries = [
+            Candidate(*row)
+            for row in Entry.objects.filter(tournament=tournament, status=playing_status)
+            .annotate(ordinal=Subquery(rating.values("ordinal")[:1]))
+            .order_by("registered_at", "pk")
+            .values_list("pk", "player__is_bot", "manual_seed", "ordinal")
+        ]
         if len(entries) < 2:
             raise Conflict(
                 f"A bracket needs two entries; {len(entries)} can play.", code="too_few_entries"
@@ -485,7 +495,10 @@ def _start_tables_later(tournament_id: int) -> None:
     tasks.start_tables.delay(tournament_id)
 
 
-def _draw(tournament: Tournament, shape: bk.Bracket, ordered: list[Entry], now: datetime) -> None:
+def _draw(
+    tournament: Tournament, shape: bk.Bracket, ordered: list[Candidate], now: datetime
+) -> None:
+    """Store every round, table and first seat; byes walk through in memory first."""
     n_rounds = shape.n_rounds
     final_best_of = tournament.final_best_of or tournament.best_of
     rounds = Round.objects.bulk_create(
@@ -501,67 +514,119 @@ def _draw(tournament: Tournament, shape: bk.Bracket, ordered: list[Entry], now: 
     by_seed = {i + 1: e for i, e in enumerate(ordered)}
     deadline = now + timedelta(seconds=tournament.show_up_seconds)
 
-    # Seat round one, then let byes walk through in memory, table by table in bracket order.
-    seated: dict[bk.TableRef, dict[int, Entry]] = defaultdict(dict)
+    seated: dict[bk.TableRef, dict[int, Candidate]] = defaultdict(dict)
     for table in shape.rounds[0]:
         for index, seed in enumerate(table.seats):
             if seed is not None:
                 seated[table.ref][index] = by_seed[seed]
     fed: dict[bk.TableRef, int] = defaultdict(int)
-    rows: list[Table] = []
     finish: dict[tuple[bk.TableRef, int], int] = {}
+    tables = defaultdict(list)
     for table in shape.tables():
-        row = Table(
-            tournament=tournament,
-            round_id=round_ids[table.ref.round],
-            round_number=table.ref.round,
-            position=table.ref.position,
-            third_place=table.third_place,
-            capacity=table.capacity,
-            feeders_total=len(table.feeders),
-            feeders_done=fed[table.ref],
+        status, walkover = Table.Status.PENDING, False
+        if fed[table.ref] == len(table.feeders):
+            players = [e for _, e in sorted(seated[table.ref].items())]
+            ranking = bk.walkover(shape, table.ref, [e.pk for e in players])
+            if ranking is None:
+                status = Table.Status.WAITING
+            else:
+                status, walkover = Table.Status.DONE, True
+                finish.update(((table.ref, e), i) for i, e in enumerate(ranking, start=1))
+                entries = {e.pk: e for e in players}
+                for move in bk.advance(shape, table.ref, ranking):
+                    seated[move.slot.table][move.slot.seat] = entries[move.entry]
+                for ref in {slot.table for slot in table.feeds_into}:
+                    fed[ref] += 1
+        waits = status == Table.Status.WAITING and tournament.show_up_seconds
+        for column, value in (
+            ("tournament_id", tournament.pk),
+            ("round_id", round_ids[table.ref.round]),
+            ("round_number", table.ref.round),
+            ("position", table.ref.position),
+            ("third_place", table.third_place),
+            ("capacity", table.capacity),
+            ("feeders_total", len(table.feeders)),
+            ("feeders_done", fed[table.ref]),
+            ("status", status),
+            ("walkover", walkover),
+            ("deadline", deadline if waits else None),
+            ("games_played", 0),
+            ("finished_at", now if walkover else None),
+        ):
+            tables[column].append(value)
+    _insert(Table, tables)
+    table_ids = {
+        (r, p): pk
+        for r, p, pk in Table.objects.filter(tournament=tournament).values_list(
+            "round_number", "position", "pk"
         )
-        rows.append(row)
-        if row.feeders_done < row.feeders_total:
-            continue
-        players = [e for _, e in sorted(seated[table.ref].items())]
-        ranking = bk.walkover(shape, table.ref, [e.pk for e in players])
-        if ranking is None:
-            row.status = Table.Status.WAITING
-            row.deadline = deadline if tournament.show_up_seconds else None
-            continue
-        row.status, row.walkover, row.finished_at = Table.Status.DONE, True, now
-        for place, entry_id in enumerate(ranking, start=1):
-            finish[table.ref, entry_id] = place
-        entries = {e.pk: e for e in players}
-        for move in bk.advance(shape, table.ref, ranking):
-            seated[move.slot.table][move.slot.seat] = entries[move.entry]
-        for ref in {slot.table for slot in table.feeds_into}:
-            fed[ref] += 1
-    Table.objects.bulk_create(rows)
-    table_ids = {(t.round_number, t.position): t.pk for t in rows}
+    }
     seed_of = {e.pk: s for s, e in by_seed.items()}
     everyone_present = not tournament.show_up_seconds
-    TableSeat.objects.bulk_create(
-        TableSeat(
-            table_id=table_ids[ref],
-            index=index,
-            entry_id=entry.pk,
-            seed=seed_of[entry.pk],
-            present=everyone_present or entry.player.is_bot,
-            finish=finish.get((ref, entry.pk)),
-        )
-        for ref, seats in seated.items()
-        for index, entry in seats.items()
-    )
-    for seed, entry in by_seed.items():
-        entry.seed, entry.status, entry.out_round = seed, Entry.Status.PLAYING, 1
+    seats = defaultdict(list)
+    for ref, at_table in seated.items():
+        for index, entry in at_table.items():
+            for column, value in (
+                ("table_id", table_ids[ref]),
+                ("index", index),
+                ("entry_id", entry.pk),
+                ("seed", seed_of[entry.pk]),
+                ("present", everyone_present or entry.is_bot),
+                ("forfeited", False),
+                ("wins", 0),
+                ("points", 0),
+                ("placement_sum", 0),
+                ("finish", finish.get((ref, entry.pk))),
+            ):
+                seats[column].append(value)
+    _insert(TableSeat, seats)
     _store_numbers(
-        list(by_seed.values()), "seed", extra={"status": Entry.Status.PLAYING, "out_round": 1}
+        [(e.pk, s) for s, e in by_seed.items()],
+        "seed",
+        extra={"status": Entry.Status.PLAYING, "out_round": 1},
     )
 
 
-def _store_numbers(entries: list[Entry], field: str, extra: dict | None = None) -> None:
+def _insert(model, columns: dict[str, list]) -> None:
+    """Insert rows given column by column, in one statement on PostgreSQL.
+
+    The draw writes up to 65,535 tables and as many seats; building that many model
+    instances costs seconds, while unnesting arrays costs milliseconds. Elsewhere (SQLite,
+    for development) it falls back to bulk_create.
+    """
+    names = list(columns)
+    if connection.vendor != "postgresql":
+        rows = zip(*columns.values(), strict=True)
+        model.objects.bulk_create(model(**dict(zip(names, row, strict=True))) for row in rows)
+        return
+    fields = [model._meta.get_field(name) for name in names]
+    arrays = ", ".join(f"%s::{f.db_type(connection)}[]" for f in fields)
+    quoted = ", ".join(connection.ops.quote_name(f.column) for f in fields)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"INSERT INTO {model._meta.db_table} ({quoted}) SELECT * FROM unnest({arrays})",
+            [_array_text(column) for column in columns.values()],
+        )
+
+
+def _array_text(values: list) -> str:
+    """A PostgreSQL array literal, joined in C: adapting 65,536 items one by one costs
+    seconds. Values are ints, bools, None, datetimes and choice codes (no quoting needed)."""
+    first = next((v for v in values if v is not None), None)
+    if isinstance(first, bool):
+        items = ("NULL" if v is None else "t" if v else "f" for v in values)
+    elif isinstance(first, int):
+        if None not in values:
+            return "{" + ",".join(map(str, values)) + "}"
+        items = ("NULL" if v is None else str(v) for v in values)
+    elif isinstance(first, datetime):
+        items = ("NULL" if v is None else f'"{v.isoformat()}"' for v in values)
+    else:
+        items = ("NULL" if v is None else str(v) for v in values)
+    return "{" + ",".join(items) + "}"
+
+
+def _store_numbers(numbers: list[tuple[int, int]], field: str, extra: dict | None = None) -> None:
     """Write one number per entry (and constant `extra` columns) in a single statement.
 
     PostgreSQL joins an unnested array, so the query count stays flat at any size;
@@ -569,14 +634,22 @@ def _store_numbers(entries: list[Entry], field: str, extra: dict | None = None) 
     """
     extra = extra or {}
     if connection.vendor != "postgresql":
-        Entry.objects.bulk_update(entries, [field, *extra], batch_size=500)
+        Entry.objects.bulk_update(
+            [Entry(pk=pk, **{field: n}, **extra) for pk, n in numbers],
+            [field, *extra],
+            batch_size=500,
+        )
         return
     sets = ", ".join([f"{field} = v.n", *(f"{column} = %s" for column in extra)])
     with connection.cursor() as cursor:
         cursor.execute(
             f"UPDATE {Entry._meta.db_table} AS e SET {sets} "
             "FROM unnest(%s::bigint[], %s::int[]) AS v(id, n) WHERE e.id = v.id",
-            [*extra.values(), [e.pk for e in entries], [getattr(e, field) for e in entries]],
+            [
+                *extra.values(),
+                _array_text([pk for pk, _ in numbers]),
+                _array_text([n for _, n in numbers]),
+            ],
         )
 
 
@@ -667,7 +740,7 @@ def _next_match(table: Table, live: list[TableSeat]) -> Match:
         variant=tournament.variant,
         options=tournament.options,
         players=[s.entry.player for s in live],
-        seed=_match_seed(tournament, table.pk, number),
+        seed=_match_seed(tournament, table, number),
         turn_seconds=tournament.turn_seconds,
     )
     TableMatch.objects.create(table=table, match=match, number=number)
@@ -850,7 +923,7 @@ def _finish_tournament(tournament: Tournament, shape: bk.Bracket, now: datetime)
     for i, item in enumerate(reached):
         same = i and key(reached[i - 1]) == key(item)
         places.append((item[0], places[-1][1] if same else i + 1))
-    _store_numbers([Entry(pk=pk, placement=place) for pk, place in places], "placement")
+    _store_numbers(places, "placement")
     final_ranking = [
         s.entry_id
         for s in TableSeat.objects.filter(

@@ -12,6 +12,7 @@ import json
 import sys
 import time
 import uuid
+from contextlib import contextmanager
 
 from celery.contrib.testing.worker import start_worker
 from django.core.management.base import BaseCommand, CommandError
@@ -77,24 +78,30 @@ class Command(BaseCommand):
             self._print_bracket(tournament)
         self.stdout.write(json.dumps(summary(tournament, seconds)))
 
+    @contextmanager
     def _worker(self, concurrency: int):
         """A worker in this process on the configured broker, on a queue of its own so a
         `make run` worker does not take these tasks (it would run the same code)."""
+        conf = celery_app.conf
+        previous = conf.task_default_queue, conf.broker_transport_options
         queue = f"knock-simulate-{uuid.uuid4().hex[:8]}"
-        celery_app.conf.task_default_queue = queue
-        if celery_app.conf.broker_url.startswith("filesystem://"):
+        conf.task_default_queue = queue
+        if conf.broker_url.startswith("filesystem://"):
             # The filesystem transport polls; a tight interval keeps hops short.
-            options = dict(celery_app.conf.broker_transport_options or {})
-            celery_app.conf.broker_transport_options = {**options, "polling_interval": 0.05}
-        return start_worker(
-            celery_app,
-            pool="threads",
-            concurrency=concurrency,
-            queues=[queue],
-            perform_ping_check=False,
-            loglevel="WARNING",
-            shutdown_timeout=30,
-        )
+            conf.broker_transport_options = {**(previous[1] or {}), "polling_interval": 0.05}
+        try:
+            with start_worker(
+                celery_app,
+                pool="threads",
+                concurrency=concurrency,
+                queues=[queue],
+                perform_ping_check=False,
+                loglevel="WARNING",
+                shutdown_timeout=30,
+            ):
+                yield
+        finally:
+            conf.task_default_queue, conf.broker_transport_options = previous
 
     def _wait(self, tournament: Tournament, timeout: float) -> None:
         deadline = time.monotonic() + timeout

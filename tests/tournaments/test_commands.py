@@ -1,0 +1,71 @@
+"""`simulate_tournament` and the demo data, end to end."""
+
+import io
+import json
+
+import pytest
+from django.core.management import call_command
+
+from tournaments import demo
+from tournaments.models import Entry, TableMatch, Tournament
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def simulate(*args: str) -> tuple[dict, str]:
+    out = io.StringIO()
+    call_command("simulate_tournament", *args, stdout=out)
+    text = out.getvalue()
+    return json.loads(text.strip().splitlines()[-1]), text
+
+
+def test_simulate_eagerly_prints_the_bracket_and_a_json_summary_last():
+    summary, text = simulate("--players", "6", "--variant", "gin", "--seed", "7", "--eager")
+    assert summary["status"] == "finished"
+    assert (summary["players"], summary["rounds"], summary["matches"]) == (6, 3, 5)
+    assert summary["validated_matches"] == 5
+    assert summary["walkovers"] == 2  # seeds 1 and 2 have byes
+    assert summary["champion"] and summary["seconds"] > 0
+    assert "Final" in text and "Quarter-finals" in text
+    again, _ = simulate("--players", "6", "--variant", "gin", "--seed", "7", "--eager", "--json")
+    assert again["champion_seed"] == summary["champion_seed"]  # the seed fixes everything
+
+
+def test_simulate_through_a_worker_on_the_broker(celery_test_queue):
+    summary, text = simulate("--players", "4", "--seed", "3", "--json", "--workers", "2")
+    assert summary["status"] == "finished"
+    assert summary["validated_matches"] == summary["matches"] == 3
+    assert text.count("\n") == 1  # --json: the summary alone
+
+
+def test_simulate_multi_player_tables_and_refuses_bad_shapes():
+    summary, _ = simulate(
+        "--players",
+        "9",
+        "--variant",
+        "basic",
+        "--table-size",
+        "3",
+        "--advance",
+        "1",
+        "--target",
+        "20",
+        "--eager",
+        "--json",
+    )
+    assert (summary["rounds"], summary["matches"], summary["champion"] is not None) == (2, 4, True)
+    with pytest.raises(Exception, match="gin seats 2 to 2"):
+        simulate("--players", "8", "--table-size", "4", "--advance", "2", "--eager")
+
+
+def test_demo_builds_a_finished_64_player_tournament_and_an_open_one_once():
+    demo.build(log=lambda message: None)
+    finished = Tournament.objects.get(name=demo.FINISHED)
+    assert (finished.status, finished.entries_count) == ("finished", 64)
+    assert Entry.objects.get(tournament=finished, status="champion").placement == 1
+    assert TableMatch.objects.filter(table__tournament=finished).count() == 64  # + third place
+    taking = Tournament.objects.get(name=demo.OPEN)
+    assert taking.status == "registration"
+    assert taking.entries.count() == 10
+    demo.build(log=lambda message: None)
+    assert Tournament.objects.count() == 2
