@@ -9,14 +9,12 @@ hooks run in this process (eager mode) while the demo builds, because `make run`
 demo before any worker is up and the demo must not leave a backlog on the broker.
 """
 
-import logging
-from contextlib import contextmanager
 from itertools import combinations
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
 
-from config.celery import app as celery_app
+from config.celery import tasks_in_process
 from engine import variants
 from gameplay import games, services
 from gameplay.models import Achievement, Level, Match, Player, Reward, Room, Seat, Title
@@ -180,7 +178,7 @@ def build(log) -> None:
         rooms = _rooms()
     log(f"Gameplay: {levels} levels, {len(titles)} titles, {len(rewards)} rewards.")
     log(f"Gameplay: {len(rooms)} rooms for {', '.join(variants.names())}.")
-    with _tasks_in_process():
+    with tasks_in_process():
         played = _bot_history()
         demo, played_by_demo = _demo_player(rewards["welcome-pack"])
     log(f"Gameplay: {played + played_by_demo} new demo matches played and finalized.")
@@ -275,21 +273,6 @@ def _rooms() -> list[Room]:
             )
             rooms.append(room)
     return rooms
-
-
-@contextmanager
-def _tasks_in_process():
-    """Run tasks eagerly, without a line of log per task (hundreds for the demo)."""
-    conf = celery_app.conf
-    trace_logger = logging.getLogger("celery.app.trace")
-    previous = conf.task_always_eager, conf.task_eager_propagates, trace_logger.level
-    conf.task_always_eager = conf.task_eager_propagates = True
-    trace_logger.setLevel(logging.WARNING)
-    try:
-        yield
-    finally:
-        conf.task_always_eager, conf.task_eager_propagates, level = previous
-        trace_logger.setLevel(level)
 
 
 def _bot_history() -> int:

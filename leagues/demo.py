@@ -7,13 +7,11 @@ Idempotent: a league already there (looked up by slug) is left alone. Tasks run 
 process while it builds, because `make run` loads the demo before any worker is up.
 """
 
-import logging
-from contextlib import contextmanager
 from datetime import timedelta
 
 from django.utils import timezone
 
-from config.celery import app as celery_app
+from config.celery import tasks_in_process
 from gameplay import services as gameplay
 from gameplay.models import Player, Reward, Title
 from leagues import services, tasks
@@ -49,7 +47,7 @@ def build(log) -> None:
     season = services.season_start(
         season_id=services.season_create(league=league, starts_at=starts_at).pk
     )
-    with _tasks_in_process():
+    with tasks_in_process():
         for rnd in Round.objects.filter(season=season, opens_at__lte=timezone.now()):
             tasks.open_round.delay(rnd.pk)
     demo = Player.objects.filter(user__username="demo").first()
@@ -57,18 +55,3 @@ def build(log) -> None:
         services.league_join(league=league, player=demo)
     played = Round.objects.filter(season=season, ranked_at__isnull=False).count()
     log(f"Leagues: {league.name}, season {season.number} with {played} rounds ranked.")
-
-
-@contextmanager
-def _tasks_in_process():
-    """Run tasks eagerly and quietly while the demo builds."""
-    conf = celery_app.conf
-    trace_logger = logging.getLogger("celery.app.trace")
-    previous = conf.task_always_eager, conf.task_eager_propagates, trace_logger.level
-    conf.task_always_eager = conf.task_eager_propagates = True
-    trace_logger.setLevel(logging.WARNING)
-    try:
-        yield
-    finally:
-        conf.task_always_eager, conf.task_eager_propagates, level = previous
-        trace_logger.setLevel(level)
