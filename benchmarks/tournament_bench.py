@@ -3,12 +3,13 @@
 Run::
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/knock \
-    CELERY_BROKER_URL=redis://127.0.0.1:6379/0 \
+    CELERY_BROKER_URL=redis://127.0.0.1:6379/9 \
         .venv/bin/python -m benchmarks.tournament_bench [--draw 65536] [--gin 4096] \
         [--basic 1024] [--workers 2] [--only draw,gin,basic]
 
-It works in a throw-away database (``test_<name>``, created, migrated and dropped) and on a
-queue of its own, and prints:
+It works in a throw-away database (``test_<name>``, created, migrated and dropped). Its
+worker processes share the default queue with the tasks they send, so give it a broker no
+other Knock worker consumes (above: Redis database 9). It prints:
 
 * the draw: a bracket of ``--draw`` entries drawn and stored by ``tournament_start``, its
   seconds against the 5 s bound and its query count next to a 1,024-entry draw's (flat);
@@ -134,7 +135,7 @@ def engine_seconds(match: Match) -> float:
     return time.perf_counter() - started
 
 
-def start_workers(queue: str, workers: int, database: str) -> subprocess.Popen:
+def start_workers(name: str, workers: int, database: str) -> subprocess.Popen:
     env = {**os.environ, "DATABASE_URL": database}
     command = [
         sys.executable,
@@ -143,18 +144,16 @@ def start_workers(queue: str, workers: int, database: str) -> subprocess.Popen:
         "-A",
         "config",
         "worker",
-        "-Q",
-        queue,
         "--concurrency",
         str(workers),
         "--loglevel",
         "WARNING",
         "-n",
-        f"{queue}@%h",
+        f"{name}@%h",
     ]
     process = subprocess.Popen(command, env=env)
     for _ in range(120):
-        if celery_app.control.ping(destination=[f"{queue}@{os.uname().nodename}"], timeout=0.5):
+        if celery_app.control.ping(destination=[f"{name}@{os.uname().nodename}"], timeout=0.5):
             return process
     process.terminate()
     raise SystemExit("the bench workers did not start")
@@ -173,22 +172,20 @@ def main() -> None:
         raise SystemExit("set DATABASE_URL=postgres://... and CELERY_BROKER_URL=redis://...")
     name = connection.creation.create_test_db(verbosity=0, autoclobber=True)
     database = os.environ["DATABASE_URL"].rsplit("/", 1)[0] + f"/{name}"
-    queue = f"knock-bench-{uuid.uuid4().hex[:8]}"
-    celery_app.conf.task_default_queue = queue
     workers = None
     try:
         players = bots(max(args.draw if "draw" in only else 0, args.gin, args.basic))
         if "draw" in only:
             draw(args.draw, players)
         if only & {"gin", "basic"}:
-            workers = start_workers(queue, args.workers, database)
+            workers = start_workers(f"knock-bench-{uuid.uuid4().hex[:8]}", args.workers, database)
         if "gin" in only:
             run_through_workers(
                 f"gin {args.gin:,} entries",
                 players[: args.gin],
                 args.workers,
                 variant="gin",
-                options={"target": 10},
+                options={},
             )
         if "basic" in only:
             run_through_workers(
@@ -196,7 +193,7 @@ def main() -> None:
                 players[: args.basic],
                 args.workers,
                 variant="basic",
-                options={"target": 50},
+                options={},
                 table_size=4,
                 advance=2,
             )
