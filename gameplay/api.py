@@ -132,10 +132,10 @@ class MatchActions(APIView):
         data = ActionSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         player = services.player_for_user(request.user)
-        services.match_act(
+        match = services.match_act(
             match_id=pk,
             player=player,
             seq=data.validated_data["seq"],
             action=data.validated_data["action"],
         )
-        return Response(selectors.match_view(_match_or_404(pk, player), player))
+        return Response(selectors.match_view(match, player))

@@ -15,7 +15,7 @@ from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError
 from django.core.mail import mail_admins
 from django.db import IntegrityError, transaction
-from django.db.models import F
+from django.db.models import F, Prefetch
 from django.utils import timezone
 from openskill.models import PlackettLuce
 from rest_framework.authtoken.models import Token
@@ -457,12 +457,20 @@ def match_create(
 
 
 def match_act(*, match_id: int, player: Player, seq: int, action: dict) -> Match:
-    """Apply one player action, validated by the engine against the current state."""
+    """Apply one player action, validated by the engine against the current state.
+
+    Returns the match with its seats (and their players) loaded, ready for a view.
+    """
     with transaction.atomic():
         # The match row serialises every write to one match across processes.
-        match = Match.objects.select_for_update().filter(pk=match_id).first()
+        match = (
+            Match.objects.select_for_update(of=("self",))
+            .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("player")))
+            .filter(pk=match_id)
+            .first()
+        )
         seat = (
-            Seat.objects.filter(match_id=match_id, player=player).only("index").first()
+            next((s for s in match.seats.all() if s.player_id == player.pk), None)
             if match
             else None
         )
@@ -516,7 +524,7 @@ def _log_and_store(match: Match, game, moves: list[Move]) -> None:
         match_id = match.pk
         transaction.on_commit(lambda: _finalize_later(match_id))
     else:
-        to_move = Seat.objects.select_related("player").get(match=match, index=game.to_move)
+        to_move = next(seat for seat in match.seats.all() if seat.index == game.to_move)
         _schedule_turn(match, to_move.player)
     match.save(update_fields=fields)
 

@@ -146,7 +146,7 @@ def test_action_requests_use_a_small_fixed_number_of_queries(
     seat = Seat.objects.select_related("player").get(match=match, index=match.to_move)
     client = auth(api_client, seat.player)
     view = client.get(f"/api/matches/{match.pk}/").json()
-    with django_assert_max_num_queries(11):
+    with django_assert_max_num_queries(8):
         response = client.post(
             f"/api/matches/{match.pk}/actions/",
             {"seq": view["seq"], "action": view["legal_actions"][0]},
