@@ -144,6 +144,14 @@ def main() -> None:
     subprocess.run([*psql, "CREATE DATABASE knock_bench"], check=True)
     py = sys.executable
     subprocess.run([py, "manage.py", "migrate", "-v0"], cwd=ROOT, env=env, check=True)
+    # Tasks left queued by an earlier run point at a dropped database: drop them too.
+    subprocess.run(
+        [str(ROOT / ".venv/bin/celery"), "-A", "config", "purge", "-f"],
+        cwd=ROOT,
+        env=env,
+        check=True,
+        capture_output=True,
+    )
     room_id = subprocess.run(
         [
             py,
