@@ -80,8 +80,17 @@ def _suit_tables() -> tuple[list[int], list[int], list[int], list[int]]:
 DEAD, MELDED, DROP, DROP_BIT = _suit_tables()
 #: Per suit: ``DROP * 64 + code of DROP_BIT`` so one ``max`` over the suits finds both the
 #: largest drop and its card (ties go to the higher code).
+#: Equal values share one int object (`_interned`): a few hundred per suit instead of 8192,
+#: so the tables' lookups touch far less memory.
+_interned = {}.setdefault
 DROP_KEY = tuple(
-    [DROP[m] * 64 + (SHIFT * s + DROP_BIT[m].bit_length() - 1 if m else 0) for m in range(8192)]
+    [
+        _interned(v, v)
+        for v in (
+            DROP[m] * 64 + (SHIFT * s + DROP_BIT[m].bit_length() - 1 if m else 0)
+            for m in range(8192)
+        )
+    ]
     for s in range(4)
 )
 _K0, _K1, _K2, _K3 = DROP_KEY
@@ -108,7 +117,7 @@ def _runnable(m: int) -> int:
     return (w | w << 1 | w << 2) & m
 
 
-RUNNABLE = [_runnable(m) for m in range(1 << 13)]
+RUNNABLE = [_interned(v, v) for v in map(_runnable, range(1 << 13))]
 
 
 def _spread(suits: int) -> int:
@@ -493,36 +502,104 @@ def best_arrangement(hand) -> Arrangement:
     return Arrangement(h, h & three * SPREAD, points)
 
 
+#: By card code (bit position): the card and its bit, as lists so the hot paths index them.
+_CARD_LIST: list = [CARD_AT.get(i) for i in range(64)]
+_BIT_LIST: list[int] = [1 << i for i in range(64)]
+#: Bit of each standard card, keyed by the card only (a smaller dict than `BIT`).
+_CARD_BIT_GET = {c: 1 << c.code for c in cards.STANDARD_DECK}.__getitem__
+_NEW = object.__new__
+#: Spades and hearts of a hand mask (bits 0..28): a one-digit int, cheap to split further.
+_LOW_TWO = (1 << 29) - 1
+
+
+def _with_arrangement(card: Card, mask: int, sets: int, points: int) -> tuple[Card, Arrangement]:
+    arr = _NEW(Arrangement)
+    arr.mask = mask
+    arr.sets = sets
+    arr.deadwood_points = points
+    return card, arr
+
+
 def best_discard(hand) -> tuple[Card, Arrangement]:
     """For 11 cards: the discard leaving the least deadwood, and the 10 cards' arrangement.
 
-    Ties go to the higher-ranked card within a suit so the cheaper card is kept.
+    Ties go to the higher-ranked card within a suit so the cheaper card is kept. The common
+    cases are spelled out inline (engine/README.md, "Best discard of 11"): no set candidate;
+    candidates none of which could join a run (all are sets); one rank held in exactly three
+    suits (the set, else no set). Anything else goes through `_discard_with_sets`.
     """
     try:
-        h = sum(map(_BIT_GET, hand)) if type(hand) is list else -1
+        h = sum(map(_CARD_BIT_GET, hand)) if type(hand) is list else -1
     except (KeyError, TypeError):
         h = -1
     if h.bit_count() != 11 or len(hand) != 11:  # also catches h == -1
         h = mask_of(hand, (11,))
-    m0 = h & SUIT_MASK
-    m1 = h >> 16 & SUIT_MASK
-    m2 = h >> 32 & SUIT_MASK
-    m3 = h >> 48
+    # Two operations on the 61-bit mask, then only one-digit ints.
+    low = h & _LOW_TWO
+    high = h >> 32
+    m0 = low & SUIT_MASK
+    m1 = low >> 16
+    m2 = high & SUIT_MASK
+    m3 = high >> 16
     three = (m0 & m1 & (m2 | m3)) | (m2 & m3 & (m0 | m1))
     sets = 0
     if three:
+        k = ~three
+        x0 = m0 & k
+        x1 = m1 & k
+        x2 = m2 & k
+        x3 = m3 & k
         if (RUNNABLE[m0] | RUNNABLE[m1] | RUNNABLE[m2] | RUNNABLE[m3]) & three:
-            points, bit, sets = _discard_with_sets(h, three)
-            return _BIT_TO_CARD[bit], Arrangement(h ^ bit, sets, points)
+            if three & (three - 1) or m0 & m1 & m2 & m3:
+                # Two candidate ranks, or a four of a kind: the general search.
+                points, bit, sets = _discard_with_sets(h, three)
+                return _with_arrangement(_BIT_TO_CARD[bit], h ^ bit, sets, points)
+            # One rank in exactly three suits, one of its cards could join a run: the pruned
+            # choices are [the set, no set], tried in this order as `_discard_with_sets` does.
+            key = _K0[x0]
+            other = _K1[x1]
+            if other > key:
+                key = other
+            other = _K2[x2]
+            if other > key:
+                key = other
+            other = _K3[x3]
+            if other > key:
+                key = other
+            if key < 0:  # cannot happen with 8 cards left, kept as in `_discard_with_sets`
+                points, bit, sets = _all_melded_discard(h)
+                return _with_arrangement(_BIT_TO_CARD[bit], h ^ bit, sets, points)
+            with_set = DEAD[x0] + DEAD[x1] + DEAD[x2] + DEAD[x3] - (key >> 6)
+            if with_set:
+                plain = _K0[m0]
+                other = _K1[m1]
+                if other > plain:
+                    plain = other
+                other = _K2[m2]
+                if other > plain:
+                    plain = other
+                other = _K3[m3]
+                if other > plain:
+                    plain = other
+                # plain >= 0: eleven cards never all sit in runs of exactly three.
+                points = DEAD[m0] + DEAD[m1] + DEAD[m2] + DEAD[m3] - (plain >> 6)
+                if points < with_set:
+                    code = plain & 63
+                    return _with_arrangement(_CARD_LIST[code], h ^ _BIT_LIST[code], 0, points)
+            code = key & 63
+            arr = _NEW(Arrangement)
+            arr.mask = h ^ _BIT_LIST[code]
+            arr.sets = h & three * SPREAD
+            arr.deadwood_points = with_set
+            return _CARD_LIST[code], arr
         # No set candidate can join a run: every one of them is a set.
         sets = h & three * SPREAD
-        k = ~three
-        m0 &= k
-        m1 &= k
-        m2 &= k
-        m3 &= k
-    # The best discard is the best single drop of one suit (see DROP_KEY); the max is
-    # spelled out because the builtin's call costs more than the comparisons here.
+        m0 = x0
+        m1 = x1
+        m2 = x2
+        m3 = x3
+    # The best discard is the best single drop of one suit (see DROP_KEY); the max is spelled
+    # out because the builtin's call costs more than the comparisons here.
     key = _K0[m0]
     other = _K1[m1]
     if other > key:
@@ -533,12 +610,15 @@ def best_discard(hand) -> tuple[Card, Arrangement]:
     other = _K3[m3]
     if other > key:
         key = other
-    if key < 0:
+    if key < 0:  # only after sets: every other card is in a run of exactly three
         points, bit, sets = discard_of_mask(h)
-        return _BIT_TO_CARD[bit], Arrangement(h ^ bit, sets, points)
+        return _with_arrangement(_BIT_TO_CARD[bit], h ^ bit, sets, points)
     code = key & 63
-    points = DEAD[m0] + DEAD[m1] + DEAD[m2] + DEAD[m3] - (key >> 6)
-    return CARD_AT[code], Arrangement(h ^ (1 << code), sets, points)
+    arr = _NEW(Arrangement)
+    arr.mask = h ^ _BIT_LIST[code]
+    arr.sets = sets
+    arr.deadwood_points = DEAD[m0] + DEAD[m1] + DEAD[m2] + DEAD[m3] - (key >> 6)
+    return _CARD_LIST[code], arr
 
 
 # ---------------------------------------------------------------------------- showdown
