@@ -7,26 +7,16 @@ from django.db import connection
 
 from config.errors import Conflict
 from gameplay import services as gameplay
-from gameplay import tasks as gameplay_tasks
 from gameplay.models import CoinEntry
 from tests.tournaments.helpers import bots, humans, open_tournament, register_all
 from tournaments import services
-from tournaments import tasks as tournament_tasks
 from tournaments.models import Entry, Table, TableMatch, TableSeat, Tournament
 
-pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
-
-
-@pytest.fixture(autouse=True)
-def no_broker(monkeypatch):
-    """The threads below stand in for workers; nothing is sent to the broker."""
-    for task in (
-        gameplay_tasks.play_bots,
-        gameplay_tasks.finalize_match,
-        tournament_tasks.match_finished,
-        tournament_tasks.start_tables,
-    ):
-        monkeypatch.setattr(task, "delay", lambda *args, **kwargs: None)
+pytestmark = [
+    pytest.mark.postgres,
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.usefixtures("no_broker"),
+]
 
 
 def at_once(*calls, refusals=()):

@@ -32,6 +32,7 @@ def boxes_do_not_overlap(page, round_number: int) -> bool:
 
 @pytest.mark.browser
 @pytest.mark.django_db(transaction=True)
+@pytest.mark.usefixtures("no_broker")
 def test_a_finished_64_player_bracket_is_drawn_whole_and_readable(page):
     tournament = finished_cup(64, third_place=True)
     page.goto("/tournaments/")
@@ -56,6 +57,7 @@ def test_a_finished_64_player_bracket_is_drawn_whole_and_readable(page):
 
 @pytest.mark.browser
 @pytest.mark.django_db(transaction=True)
+@pytest.mark.usefixtures("no_broker")
 def test_multi_player_tables_show_every_seat_and_who_went_through(page):
     tournament = open_tournament(
         name="Basic Four",
@@ -78,6 +80,7 @@ def test_multi_player_tables_show_every_seat_and_who_went_through(page):
 
 @pytest.mark.browser
 @pytest.mark.django_db(transaction=True)
+@pytest.mark.usefixtures("no_broker")
 def test_the_bracket_updates_live_while_matches_finish(page):
     tournament = open_tournament(name="Live Cup", show_up_seconds=0)
     register_all(tournament, bots(4))
