@@ -208,20 +208,31 @@ def reward_grant(*, player_id: int, reward: Reward, reason: str, key: str) -> bo
     return True
 
 
+def metrics_write(*, player_id: int, values: dict[str, int]) -> None:
+    """Store several counters of one player in one upsert."""
+    if values:
+        PlayerMetric.objects.bulk_create(
+            [PlayerMetric(player_id=player_id, metric=m, value=v) for m, v in values.items()],
+            update_conflicts=True,
+            unique_fields=["player", "metric"],
+            update_fields=["value"],
+        )
+
+
 def metric_set(*, player_id: int, metric: str, value: int) -> None:
-    PlayerMetric.objects.update_or_create(
-        player_id=player_id, metric=metric, defaults={"value": value}
-    )
+    metrics_write(player_id=player_id, values={metric: value})
+
+
+def metrics_of(player_id: int) -> dict[str, int]:
+    return dict(PlayerMetric.objects.filter(player_id=player_id).values_list("metric", "value"))
 
 
 def metrics_add(*, player_id: int, changes: dict[str, int]) -> dict[str, int]:
     """Add to a player's counters (tournaments and leagues call this too); returns them all."""
-    values = dict(PlayerMetric.objects.filter(player_id=player_id).values_list("metric", "value"))
-    for metric, delta in changes.items():
-        if delta:
-            values[metric] = values.get(metric, 0) + delta
-            metric_set(player_id=player_id, metric=metric, value=values[metric])
-    return values
+    values = metrics_of(player_id)
+    changed = {m: values.get(m, 0) + delta for m, delta in changes.items() if delta}
+    metrics_write(player_id=player_id, values=changed)
+    return values | changed
 
 
 def progress_evaluate(*, player_id: int) -> list[str]:
@@ -270,30 +281,46 @@ def progress_evaluate(*, player_id: int) -> list[str]:
 
 def ratings_update(*, match: Match, seats: list[Seat]) -> None:
     """One Plackett-Luce update for the whole table, ties allowed."""
-    ratings = []
-    for seat in sorted(seats, key=lambda s: s.player_id):  # lock order: no deadlocks
-        rating, _ = Rating.objects.get_or_create(
-            player_id=seat.player_id,
-            variant=match.variant,
-            defaults={
-                "mu": RATING_MODEL.mu,
-                "sigma": RATING_MODEL.sigma,
-                "ordinal": RATING_MODEL.mu - 3 * RATING_MODEL.sigma,
-            },
-        )
-        ratings.append((seat, Rating.objects.select_for_update().get(pk=rating.pk)))
-    teams = [[RATING_MODEL.rating(mu=r.mu, sigma=r.sigma)] for _, r in ratings]
-    updated = RATING_MODEL.rate(teams, ranks=[seat.placement for seat, _ in ratings])
+    player_ids = [seat.player_id for seat in seats]
+    Rating.objects.bulk_create(
+        [
+            Rating(
+                player_id=player_id,
+                variant=match.variant,
+                mu=RATING_MODEL.mu,
+                sigma=RATING_MODEL.sigma,
+                ordinal=RATING_MODEL.mu - 3 * RATING_MODEL.sigma,
+            )
+            for player_id in player_ids
+        ],
+        ignore_conflicts=True,  # first rated match in this variant; others already exist
+    )
+    # Locked in player order, so two tables sharing players never deadlock.
+    locked = {
+        rating.player_id: rating
+        for rating in Rating.objects.select_for_update()
+        .filter(player_id__in=player_ids, variant=match.variant)
+        .order_by("player_id")
+    }
+    ratings = [locked[seat.player_id] for seat in seats]
+    teams = [[RATING_MODEL.rating(mu=r.mu, sigma=r.sigma)] for r in ratings]
+    updated = RATING_MODEL.rate(teams, ranks=[seat.placement for seat in seats])
     now = timezone.now()
-    for (_, rating), [new] in zip(ratings, updated, strict=True):
+    changes = []
+    for rating, [new] in zip(ratings, updated, strict=True):
         rating.mu, rating.sigma = new.mu, new.sigma
         rating.ordinal = new.ordinal()
         rating.rated_matches += 1
         rating.last_rated_at = now
-        rating.save(update_fields=["mu", "sigma", "ordinal", "rated_matches", "last_rated_at"])
-        RatingChange.objects.create(
-            rating=rating, match=match, mu=new.mu, sigma=new.sigma, ordinal=rating.ordinal
+        changes.append(
+            RatingChange(
+                rating=rating, match=match, mu=new.mu, sigma=new.sigma, ordinal=rating.ordinal
+            )
         )
+    Rating.objects.bulk_update(
+        ratings, ["mu", "sigma", "ordinal", "rated_matches", "last_rated_at"]
+    )
+    RatingChange.objects.bulk_create(changes)
 
 
 def rating_ordinal(*, player: Player, variant: str) -> float:
@@ -715,21 +742,20 @@ def _award(match: Match, seats: list[Seat]) -> None:
     for seat in seats:
         mine = stats[seat.index] if seat.index < len(stats) else {}
         won = seat.placement == 1 and len(winners) == 1
-        values = metrics_add(
-            player_id=seat.player_id,
-            changes={
-                Metric.MATCHES_PLAYED: 1,
-                Metric.MATCHES_WON: int(won),
-                Metric.HANDS_WON: mine.get("hands_won", 0),
-                Metric.GINS: mine.get("gins", 0),
-                Metric.BIG_GINS: mine.get("big_gins", 0),
-                Metric.UNDERCUTS: mine.get("undercuts", 0),
-            },
-        )
+        values = metrics_of(seat.player_id)
+        counts = {
+            Metric.MATCHES_PLAYED: 1,
+            Metric.MATCHES_WON: int(won),
+            Metric.HANDS_WON: mine.get("hands_won", 0),
+            Metric.GINS: mine.get("gins", 0),
+            Metric.BIG_GINS: mine.get("big_gins", 0),
+            Metric.UNDERCUTS: mine.get("undercuts", 0),
+        }
+        updated = {m: values.get(m, 0) + n for m, n in counts.items() if n}
         streak = values.get(Metric.WIN_STREAK, 0) + 1 if won else 0
-        metric_set(player_id=seat.player_id, metric=Metric.WIN_STREAK, value=streak)
-        if streak > values.get(Metric.BEST_WIN_STREAK, 0):
-            metric_set(player_id=seat.player_id, metric=Metric.BEST_WIN_STREAK, value=streak)
+        updated[Metric.WIN_STREAK] = streak
+        updated[Metric.BEST_WIN_STREAK] = max(streak, values.get(Metric.BEST_WIN_STREAK, 0))
+        metrics_write(player_id=seat.player_id, values=updated)
         amount = (
             xp["played"]
             + xp["won"] * int(won)

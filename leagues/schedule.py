@@ -98,6 +98,10 @@ def table_sizes(n_players: int, table_size: int) -> tuple[list[int], int]:
     raise ValueError(f"{n_players} players cannot fill a table of {table_size}")
 
 
+# Seatings tried per round; the swap search alone can stall with a pair never meeting.
+RESTARTS = 6
+
+
 def multi_table_rotation(
     players: Sequence[Hashable], table_size: int, rounds: int, seed: int | str = 0
 ) -> list[RotationRound]:
@@ -106,7 +110,9 @@ def multi_table_rotation(
     Each round, those who have sat out least sit out (when the count forces it), then players
     are seated one by one at the open table where they have met the others least, and finally
     pairs of players swap tables while that lowers the sum of squared meeting counts. Squares
-    make a third meeting cost more than two first meetings, which evens the counts out.
+    make a third meeting cost more than two first meetings, which evens the counts out. Swaps
+    stop at a local optimum, so each round keeps the best of a few seatings from different
+    orders.
     """
     if not 3 <= table_size <= 6:
         raise ValueError(f"table_size must be between 3 and 6, got {table_size!r}")
@@ -126,8 +132,14 @@ def multi_table_rotation(
         out = sorted(order[:n_out]) if n_out else []
         for p in out:
             sat_out[p] += 1
-        tables = _seat(order[n_out:], sizes, met)
-        _improve(tables, met)
+        seated = order[n_out:]
+        candidates = []
+        for _ in range(RESTARTS):
+            tables = _seat(seated, sizes, met)
+            _improve(tables, met)
+            candidates.append((_round_cost(tables, met), tables))
+            rng.shuffle(seated)
+        tables = min(candidates, key=lambda c: c[0])[1]
         for table in tables:
             for a, b in combinations(table, 2):
                 met[a][b] += 1
@@ -140,6 +152,10 @@ def multi_table_rotation(
             )
         )
     return schedule
+
+
+def _round_cost(tables: list[list[int]], met: list[list[int]]) -> int:
+    return sum((met[a][b] + 1) ** 2 for table in tables for a, b in combinations(table, 2))
 
 
 def _seat(order: list[int], sizes: list[int], met: list[list[int]]) -> list[list[int]]:
