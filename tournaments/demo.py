@@ -9,6 +9,7 @@ from datetime import timedelta
 
 from django.utils import timezone
 
+from config.celery import tasks_in_process
 from gameplay.models import Title
 from tournaments import runner, services
 from tournaments.models import Tournament
@@ -37,7 +38,7 @@ def build(log) -> None:
                 {"placement": 3, "coins": 100},
             ],
         )
-        with runner.tasks_in_process():
+        with tasks_in_process():
             services.tournament_start(tournament_id=tournament.pk)
         tournament.refresh_from_db()
         log(f"Tournaments: {FINISHED} played out ({tournament.status}).")

@@ -4,32 +4,13 @@ Everything goes through the services and the production Celery tasks; what diffe
 where the tasks run: in this process (eager) or on workers through the configured broker.
 """
 
-import logging
-from contextlib import contextmanager
-
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Permission
 
-from config.celery import app as celery_app
 from engine import variants
 from gameplay import services as gameplay
 from tournaments import services
 from tournaments.models import Tournament
-
-
-@contextmanager
-def tasks_in_process():
-    """Run tasks eagerly here, without a log line per task (there are thousands)."""
-    conf = celery_app.conf
-    trace_logger = logging.getLogger("celery.app.trace")
-    previous = conf.task_always_eager, conf.task_eager_propagates, trace_logger.level
-    conf.task_always_eager = conf.task_eager_propagates = True
-    trace_logger.setLevel(logging.WARNING)
-    try:
-        yield
-    finally:
-        conf.task_always_eager, conf.task_eager_propagates, level = previous
-        trace_logger.setLevel(level)
 
 
 def organiser(username: str):

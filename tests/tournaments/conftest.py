@@ -4,12 +4,6 @@ from gameplay import tasks as gameplay_tasks
 from tournaments import tasks as tournament_tasks
 
 
-@pytest.fixture(autouse=True)
-def fast_passwords(settings):
-    """Tournament tests create many players; a slow password hash only costs time here."""
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 @pytest.fixture
 def no_broker(monkeypatch):
     """For tests that stand in for the workers themselves: nothing is sent to the broker,

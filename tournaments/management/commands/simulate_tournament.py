@@ -18,6 +18,7 @@ from celery.contrib.testing.worker import start_worker
 from django.core.management.base import BaseCommand, CommandError
 
 from config.celery import app as celery_app
+from config.celery import tasks_in_process
 from config.errors import DomainError
 from gameplay.models import Match
 from tournaments import runner, selectors, services
@@ -66,7 +67,7 @@ class Command(BaseCommand):
             raise CommandError(exc.message) from exc
         started = time.perf_counter()
         if opts["eager"]:
-            with runner.tasks_in_process():
+            with tasks_in_process():
                 services.tournament_start(tournament_id=tournament.pk)
         else:
             with self._worker(opts["workers"]):
