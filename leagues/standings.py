@@ -127,43 +127,34 @@ class Metric:
     label: str = ""
     sql: bool = True
 
-    def value(self, row: Row) -> float:
-        raise NotImplementedError
 
+class RowMetric(Metric):
+    """A tie-breaker read from one column of the row itself."""
 
-class LeaguePoints(Metric):
-    key, label = "points", "League points"
-
-    def value(self, row: Row) -> float:
-        return row.points
-
-
-class Wins(Metric):
-    key, label = "wins", "Wins"
+    attribute: str = ""
 
     def value(self, row: Row) -> float:
-        return row.won
+        return getattr(row, self.attribute)
 
 
-class GameDiff(Metric):
-    key, label = "game_diff", "Game-point difference"
-
-    def value(self, row: Row) -> float:
-        return row.game_diff
+class LeaguePoints(RowMetric):
+    key, label, attribute = "points", "League points", "points"
 
 
-class GameFor(Metric):
-    key, label = "game_for", "Game points for"
-
-    def value(self, row: Row) -> float:
-        return row.game_for
+class Wins(RowMetric):
+    key, label, attribute = "wins", "Wins", "won"
 
 
-class Rating(Metric):
-    key, label = "rating", "Rating"
+class GameDiff(RowMetric):
+    key, label, attribute = "game_diff", "Game-point difference", "game_diff"
 
-    def value(self, row: Row) -> float:
-        return row.rating
+
+class GameFor(RowMetric):
+    key, label, attribute = "game_for", "Game points for", "game_for"
+
+
+class Rating(RowMetric):
+    key, label, attribute = "rating", "Rating", "rating"
 
 
 class HeadToHead(Metric):
