@@ -11,9 +11,9 @@ from engine.cards import Card, card
 from engine.errors import IllegalAction
 from engine.melds import BASIC_POINTS, classify
 from engine.variants import basic_bots, register
-from engine.variants.base import Game, Option, Variant
+from engine.variants.base import Option, Variant
 from engine.variants.table import (
-    check_action,
+    TableGame,
     check_seat,
     copy_json,
     placements,
@@ -76,9 +76,11 @@ def possible_melds(hand: list[Card]) -> list[list[Card]]:
     return out
 
 
-class BasicGame(Game):
+class BasicGame(TableGame):
     """A Basic Rummy match. The stock pops from the end; ``taken`` is the card drawn from
     the discard pile this turn (it may not be discarded)."""
+
+    action_keys = _ACTION_KEYS
 
     def __init__(self, variant: BasicVariant, players: int, seed: str, options: dict) -> None:
         fair.commitment(seed)  # validates the seed
@@ -242,48 +244,18 @@ class BasicGame(Game):
         out.extend({"type": "discard", "card": c.text} for c in hand if c is not self.taken)
         return out
 
-    def apply(self, action: dict, seat: int | None = None) -> None:
-        """Validate everything first, then change state, so an illegal action changes nothing."""
-        mover = self.to_move
-        if seat is not None and (seat != mover or type(seat) is not int):
-            check_seat(seat, self.players, allow_none=True)
-            if not self.over:
-                raise IllegalAction(
-                    "not_your_turn", f"it is seat {mover}'s turn, not seat {seat}'s"
-                )
-        if self.over:
-            raise IllegalAction("match_over", "the match is over")
-        kind = check_action(action, _ACTION_KEYS)
-        recorded = copy_json(action)
+    def _act(self, seat: int, kind: str, action: dict) -> None:
         if kind == "draw":
-            self._draw(mover, action["source"])
+            self._draw(seat, action["source"])
         elif kind == "meld":
-            self._meld(mover, action["cards"])
+            self._meld(seat, action["cards"])
         elif kind == "layoff":
-            self._layoff(mover, action["card"], action["meld"])
+            self._layoff(seat, action["card"], action["meld"])
         else:
-            self._discard(mover, action["card"])
-        self.seq += 1
-        self._moves.append((mover, recorded))
+            self._discard(seat, action["card"])
 
     def _draw(self, seat: int, source) -> None:
-        """Seed: "Start your turn by drawing card from either the deck or the discard pile." """
-        if self.phase != "draw":
-            raise IllegalAction("wrong_phase", "you have drawn already this turn")
-        if source == "stock":
-            c = self.stock.pop()
-            self.taken = None
-        elif source == "discard":
-            if not self.discard:
-                raise IllegalAction("empty_discard", "the discard pile is empty")
-            c = self.discard.pop()
-            self.taken = c
-        else:
-            raise IllegalAction(
-                "bad_action", f"source must be 'stock' or 'discard', got {source!r}"
-            )
-        self.hands[seat].append(c)
-        self.hands[seat].sort(key=sort_key)
+        self._take_drawn(seat, source)
         self.phase = "play"
 
     def _in_play(self) -> None:

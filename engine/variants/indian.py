@@ -13,10 +13,10 @@ from engine.cards import RANKS, Card
 from engine.errors import IllegalAction
 from engine.melds import INDIAN_POINTS, INF, PURE_AND_TWO_RUNS, Search, classify
 from engine.variants import indian_bots, register
-from engine.variants.base import Game, Option, Variant
+from engine.variants.base import Option, Variant
 from engine.variants.table import (
     Choice,
-    check_action,
+    TableGame,
     check_seat,
     copy_json,
     placements,
@@ -97,9 +97,11 @@ def declaration(
     return groups
 
 
-class IndianGame(Game):
+class IndianGame(TableGame):
     """An Indian Rummy match in one of four formats. ``status`` per seat in the deal:
     "playing", "dropped", "wrong" (a wrong declaration) or "out" (eliminated from a pool)."""
+
+    action_keys = _ACTION_KEYS
 
     def __init__(self, variant: IndianVariant, players: int, seed: str, options: dict) -> None:
         fair.commitment(seed)  # validates the seed
@@ -296,47 +298,18 @@ class IndianGame(Game):
                 seen[c.text] = c
         return list(seen.values())
 
-    def apply(self, action: dict, seat: int | None = None) -> None:
-        """Validate everything first, then change state, so an illegal action changes nothing."""
-        mover = self.to_move
-        if seat is not None and (seat != mover or type(seat) is not int):
-            check_seat(seat, self.players, allow_none=True)
-            if not self.over:
-                raise IllegalAction(
-                    "not_your_turn", f"it is seat {mover}'s turn, not seat {seat}'s"
-                )
-        if self.over:
-            raise IllegalAction("match_over", "the match is over")
-        kind = check_action(action, _ACTION_KEYS)
-        recorded = copy_json(action)
+    def _act(self, seat: int, kind: str, action: dict) -> None:
         if kind == "draw":
-            self._draw(mover, action["source"])
+            self._draw(seat, action["source"])
         elif kind == "drop":
-            self._drop(mover)
+            self._drop(seat)
         elif kind == "discard":
-            self._discard(mover, action["card"])
+            self._discard(seat, action["card"])
         else:
-            self._declare(mover, action["card"], action["groups"])
-        self.seq += 1
-        self._moves.append((mover, recorded))
+            self._declare(seat, action["card"], action["groups"])
 
     def _draw(self, seat: int, source) -> None:
-        if self.phase != "draw":
-            raise IllegalAction("wrong_phase", "you have drawn already this turn")
-        if source == "stock":
-            c = self.stock.pop()
-            self.taken = None
-        elif source == "discard":
-            if not self.discard:
-                raise IllegalAction("empty_discard", "the discard pile is empty")
-            c = self.discard.pop()
-            self.taken = c
-        else:
-            raise IllegalAction(
-                "bad_action", f"source must be 'stock' or 'discard', got {source!r}"
-            )
-        self.hands[seat].append(c)
-        self.hands[seat].sort(key=sort_key)
+        self._take_drawn(seat, source)
         self.has_drawn[seat] = True
         self.phase = "discard"
 

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import abc
 from dataclasses import dataclass
 from typing import Any
 
 from engine.cards import COPY_STRIDE, JOKER_TEXT, RANKS, SUITS, Card
 from engine.errors import IllegalAction
-from engine.variants.base import Option
+from engine.variants.base import Game, Option
 
 CARD_TEXTS = frozenset([r + s for r in RANKS for s in SUITS] + [JOKER_TEXT])
 
@@ -96,3 +97,54 @@ def take_from(hand: list[Card], wanted: list, *, avoid: Card | None = None) -> l
         else:
             raise IllegalAction("card_not_in_hand", f"{text} is not in your hand")
     return out
+
+
+class TableGame(Game):
+    """The turn plumbing Basic and Indian Rummy share: seat checks, action shape, the move
+    log, and drawing. Subclasses set ``action_keys`` and implement `_act`; they hold
+    ``players``, ``to_move``, ``over``, ``seq``, ``_moves``, ``phase``, ``hands``,
+    ``stock``, ``discard`` and ``taken``."""
+
+    action_keys: dict[str, frozenset]
+
+    def apply(self, action: dict, seat: int | None = None) -> None:
+        """Validate everything first, then change state, so an illegal action changes nothing."""
+        mover = self.to_move
+        if seat is not None and (seat != mover or type(seat) is not int):
+            check_seat(seat, self.players, allow_none=True)
+            if not self.over:
+                raise IllegalAction(
+                    "not_your_turn", f"it is seat {mover}'s turn, not seat {seat}'s"
+                )
+        if self.over:
+            raise IllegalAction("match_over", "the match is over")
+        kind = check_action(action, self.action_keys)
+        recorded = copy_json(action)
+        self._act(mover, kind, action)
+        self.seq += 1
+        self._moves.append((mover, recorded))
+
+    @abc.abstractmethod
+    def _act(self, seat: int, kind: str, action: dict) -> None:
+        """Carry out one checked action of type ``kind`` for ``seat``."""
+
+    def _take_drawn(self, seat: int, source) -> Card:
+        """Seed: "Start your turn by drawing card from either the deck or the discard pile."
+        The card goes into the hand; ``taken`` remembers a discard-pile card."""
+        if self.phase != "draw":
+            raise IllegalAction("wrong_phase", "you have drawn already this turn")
+        if source == "stock":
+            c = self.stock.pop()
+            self.taken = None
+        elif source == "discard":
+            if not self.discard:
+                raise IllegalAction("empty_discard", "the discard pile is empty")
+            c = self.discard.pop()
+            self.taken = c
+        else:
+            raise IllegalAction(
+                "bad_action", f"source must be 'stock' or 'discard', got {source!r}"
+            )
+        self.hands[seat].append(c)
+        self.hands[seat].sort(key=sort_key)
+        return c
