@@ -1,11 +1,9 @@
 """Finalizing a match awards everything exactly once: twice in a row, twice at once,
 and through a real worker delivering the task twice."""
 
-import threading
 from unittest import mock
 
 import pytest
-from django.db import connection
 
 from gameplay import services, tasks
 from gameplay.models import (
@@ -18,6 +16,7 @@ from gameplay.models import (
     RatingChange,
     XpEntry,
 )
+from tests.concurrency import at_once
 from tests.factories import AchievementFactory, LevelFactory, RewardFactory, TitleFactory
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -83,24 +82,7 @@ def test_finalize_twice_awards_once():
 def test_two_concurrent_finalizes_award_once():
     progression()
     match = finished_unfinalized_match()
-    barrier = threading.Barrier(2)
-    outcomes, errors = [], []
-
-    def finalize():
-        try:
-            barrier.wait()
-            outcomes.append(services.match_finalize(match_id=match.pk))
-        except Exception as exc:  # collected and asserted below, in the test's thread
-            errors.append(exc)
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=finalize) for _ in range(2)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    assert errors == []
+    outcomes = at_once(*[lambda: services.match_finalize(match_id=match.pk)] * 2)
     assert sorted(outcomes) == [False, True]
     counts = award_counts(match)
     assert counts["rating_changes"] == 2

@@ -1,12 +1,11 @@
 """Coins, XP, levels, titles, achievements and ratings."""
 
-import threading
-
 import pytest
-from django.db import IntegrityError, connection, transaction
+from django.db import IntegrityError, transaction
 
 from gameplay import selectors, services
 from gameplay.models import CoinEntry, Metric, Player, PlayerAchievement
+from tests.concurrency import at_once
 from tests.factories import (
     AchievementFactory,
     LevelFactory,
@@ -66,24 +65,15 @@ def test_the_database_itself_refuses_a_negative_balance():
 def test_concurrent_debits_never_overdraw():
     player = PlayerFactory()
     services.coins_book(player_id=player.pk, amount=10, reason="Gift", key="gift")
-    barrier = threading.Barrier(4)
-    outcomes = []
 
     def spend(n):
-        try:
-            barrier.wait()
-            services.coins_book(player_id=player.pk, amount=-4, reason="Fee", key=f"fee:{n}")
-            outcomes.append("ok")
-        except services.InsufficientCoins:
-            outcomes.append("refused")
-        finally:
-            connection.close()
+        services.coins_book(player_id=player.pk, amount=-4, reason="Fee", key=f"fee:{n}")
+        return "ok"
 
-    threads = [threading.Thread(target=spend, args=(n,)) for n in range(4)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    results = at_once(
+        *(lambda n=n: spend(n) for n in range(4)), refusals=(services.InsufficientCoins,)
+    )
+    outcomes = [r if r == "ok" else "refused" for r in results]
     player.refresh_from_db()
     assert sorted(outcomes) == ["ok", "ok", "refused", "refused"]
     assert player.coins == 2

@@ -78,9 +78,7 @@ def test_sweep_finds_overdue_turns(eager_tasks):
     assert Move.objects.filter(match=match, automatic=True).count() == 1
 
 
-def test_forfeit_by_timeouts_is_verified_and_rated(
-    eager_tasks, django_capture_on_commit_callbacks
-):
+def test_forfeit_by_timeouts_is_verified_and_rated(eager_tasks, django_capture_on_commit_callbacks):
     match = human_match(RoomFactory(max_timeouts=1))
     expire(match)
     with django_capture_on_commit_callbacks(execute=True):

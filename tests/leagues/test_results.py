@@ -5,13 +5,14 @@ import threading
 from datetime import timedelta
 
 import pytest
-from django.db import connection, connections
+from django.db import connection
 from django.utils import timezone
 
 from gameplay import services as gameplay
 from gameplay.models import Match, Metric, PlayerMetric, PlayerTitle, RewardGrant
 from leagues import services, standings, tasks
 from leagues.models import Fixture, FixtureSeat, Membership, Round, Season, Standing
+from tests.concurrency import at_once
 from tests.factories import PlayerFactory, RewardFactory, TitleFactory
 from tests.leagues.conftest import make_league, start
 from tests.leagues.test_season_flow import play_season
@@ -135,29 +136,6 @@ def _finished_round(monkeypatch):
     return season, rnd, matches
 
 
-def _at_once(*calls):
-    """Run the calls in threads released together; each thread uses its own connection."""
-    barrier = threading.Barrier(len(calls))
-    results, errors = [None] * len(calls), []
-
-    def run(index, call):
-        try:
-            barrier.wait()
-            results[index] = call()
-        except Exception as exc:  # surfaced by the assertion below
-            errors.append(exc)
-        finally:
-            connections.close_all()
-
-    threads = [threading.Thread(target=run, args=(i, c)) for i, c in enumerate(calls)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    assert not errors, errors
-    return results
-
-
 @pytest.mark.postgres
 def test_two_results_of_one_round_at_once_rank_it_once_and_correctly(monkeypatch, eager_tasks):
     season, rnd, matches = _finished_round(monkeypatch)
@@ -171,7 +149,7 @@ def test_two_results_of_one_round_at_once_rank_it_once_and_correctly(monkeypatch
 
     monkeypatch.setattr(services, "_rank", counting_rank)
     start_ranks = dict(Standing.objects.filter(season=season).values_list("player_id", "rank"))
-    outcome = _at_once(*(lambda m=m: services.fixture_record(match_id=m) for m in matches))
+    outcome = at_once(*(lambda m=m: services.fixture_record(match_id=m) for m in matches))
     assert outcome == [True, True]
     assert ranked == [[rnd.division_id]]  # the round completed once and was ranked once
     rnd.refresh_from_db()
@@ -193,5 +171,5 @@ def test_two_workers_ranking_one_round_rank_it_once(monkeypatch, eager_tasks):
         services.fixture_record(match_id=match_id)
     monkeypatch.setattr(tasks.close_season, "delay", lambda season_id: None)
     assert connection.vendor == "postgresql"
-    outcome = _at_once(*(lambda: services.round_rank(round_id=rnd.pk) for _ in range(2)))
+    outcome = at_once(*(lambda: services.round_rank(round_id=rnd.pk) for _ in range(2)))
     assert sorted(outcome) == [False, True]

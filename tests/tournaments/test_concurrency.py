@@ -1,13 +1,11 @@
 """Exactly-once under real concurrency: threads on PostgreSQL, each with its own connection."""
 
-import threading
-
 import pytest
-from django.db import connection
 
 from config.errors import Conflict
 from gameplay import services as gameplay
 from gameplay.models import CoinEntry
+from tests.concurrency import at_once
 from tests.tournaments.helpers import bots, humans, open_tournament, register_all
 from tournaments import services
 from tournaments.models import Entry, Table, TableMatch, TableSeat, Tournament
@@ -17,35 +15,6 @@ pytestmark = [
     pytest.mark.django_db(transaction=True),
     pytest.mark.usefixtures("no_broker"),
 ]
-
-
-def at_once(*calls, refusals=()):
-    """Run the calls in threads released together; returns their results in order.
-
-    An exception of a type in `refusals` is a legitimate outcome and becomes the result.
-    """
-    barrier = threading.Barrier(len(calls))
-    results = [None] * len(calls)
-    errors = []
-
-    def run(i, call):
-        try:
-            barrier.wait()
-            results[i] = call()
-        except refusals as exc:
-            results[i] = exc
-        except Exception as exc:  # reported to the test below, not swallowed
-            errors.append(exc)
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=run, args=(i, c)) for i, c in enumerate(calls)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    assert not errors, errors
-    return results
 
 
 def started(n: int, **settings) -> Tournament:
