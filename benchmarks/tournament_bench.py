@@ -128,7 +128,7 @@ def engine_seconds(match: Match) -> float:
     """The engine's share of one match: the bots playing it, then finalize's replay."""
     variant = variants.get(match.variant)
     kinds = [s.player.bot_kind for s in match.seats.select_related("player").order_by("index")]
-    moves = [{"seat": m.seat, "action": m.action} for m in match.moves.order_by("number")]
+    moves = [{"seat": move["seat"], "action": move["action"]} for move in match.log]
     started = time.perf_counter()
     variant.play(players=match.players, seed=match.seed, bots=kinds, options=match.options)
     variant.replay(moves, players=match.players, seed=match.seed, options=match.options)

@@ -187,6 +187,9 @@ else:
     _default_backend = f"file://{VAR_DIR / 'celery-results'}"
 CELERY_RESULT_BACKEND = env_str("CELERY_RESULT_BACKEND", _default_backend)
 CELERY_RESULT_EXPIRES = timedelta(days=1)
+# Tasks report through the rows they change; a caller that wants a return value asks
+# for it with apply_async(..., ignore_result=False).
+CELERY_TASK_IGNORE_RESULT = True
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"

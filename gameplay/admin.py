@@ -5,6 +5,7 @@ Balances, XP, levels, titles held and unlocked achievements only move through
 gameplay.services, so they are read-only here; the actions call those services.
 """
 
+import json
 import uuid
 
 from django import forms
@@ -20,7 +21,6 @@ from gameplay.models import (
     CoinEntry,
     Level,
     Match,
-    Move,
     Player,
     PlayerAchievement,
     PlayerTitle,
@@ -268,13 +268,6 @@ class SeatInline(ReadOnlyInline):
     readonly_fields = fields
 
 
-class MoveInline(ReadOnlyInline):
-    model = Move
-    fields = ["number", "seat", "action", "automatic", "created_at"]
-    readonly_fields = fields
-    verbose_name_plural = "move log"
-
-
 @admin.register(Match)
 class MatchAdmin(ReadOnlyAdmin):
     list_display = ["id", "variant", "room", "status", "players", "seq", "created_at", "finished"]
@@ -283,9 +276,9 @@ class MatchAdmin(ReadOnlyAdmin):
     list_select_related = ["room"]
     date_hierarchy = "created_at"
     # The engine state is a binary cache; the seed stays secret until the match ends.
-    exclude = ["state", "seed"]
-    readonly_fields = ["revealed_seed"]
-    inlines = [SeatInline, MoveInline]
+    exclude = ["state", "seed", "log"]
+    readonly_fields = ["revealed_seed", "move_log"]
+    inlines = [SeatInline]
     actions = ["reverify"]
 
     @admin.display(description="finished", ordering="finished_at")
@@ -297,6 +290,16 @@ class MatchAdmin(ReadOnlyAdmin):
         if match.status == Match.Status.ACTIVE:
             return format_html("<em>{}</em>", "secret until the match ends")
         return match.seed
+
+    @admin.display(description="move log")
+    def move_log(self, match: Match):
+        """One line per move: number, seat, action (and "auto" for a timed-out seat)."""
+        lines = (
+            f"{number:>4}  seat {move['seat']}  {json.dumps(move['action'])}"
+            + ("  auto" if move.get("auto") else "")
+            for number, move in enumerate(match.log, start=1)
+        )
+        return format_html("<pre>{}</pre>", "\n".join(lines) or "no moves yet")
 
     @admin.action(description="Re-verify the selected matches by replaying their move logs")
     def reverify(self, request, queryset):

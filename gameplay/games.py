@@ -34,7 +34,7 @@ def load(match):
 
 
 def replay(match):
-    moves = [{"seat": m.seat, "action": m.action} for m in match.moves.order_by("number")]
+    moves = [{"seat": move["seat"], "action": move["action"]} for move in match.log]
     return variants.get(match.variant).replay(
-        moves, players=match.seats.count(), seed=match.seed, options=match.options
+        moves, players=match.players, seed=match.seed, options=match.options
     )

@@ -318,6 +318,12 @@ class Room(models.Model):
 
 
 class Match(models.Model):
+    """One match: its seed, its move log and a cached engine state.
+
+    The log is one JSON column, not a row per move: a bot run appends hundreds of moves
+    in one write, and finalize reads the whole log back in one read to replay it.
+    """
+
     class Status(models.TextChoices):
         ACTIVE = "active", "Active"
         FINISHED = "finished", "Finished"
@@ -335,6 +341,15 @@ class Match(models.Model):
     turn_deadline = models.DateTimeField(null=True, blank=True)
     state = models.BinaryField(help_text="Engine state after the last action (a cache).")
     result = models.JSONField(null=True, blank=True)
+    log = models.JSONField(
+        default=list,
+        blank=True,
+        help_text=(
+            "The append-only move log: one {seat, action} per accepted action, in order "
+            '(an automatic move for a timed-out player also has "auto": true). Replaying '
+            "it from the seed reproduces the match."
+        ),
+    )
     entry_fee = models.PositiveIntegerField(default=0)
     turn_seconds = models.PositiveIntegerField(default=60)
     max_timeouts = models.PositiveSmallIntegerField(default=3)
@@ -370,24 +385,6 @@ class Seat(models.Model):
 
     def __str__(self) -> str:
         return f"seat {self.index} of match {self.match_id}"
-
-
-class Move(models.Model):
-    """The append-only move log; replaying it from the seed reproduces the match."""
-
-    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="moves")
-    number = models.PositiveIntegerField(help_text="1 for the first accepted action.")
-    seat = models.PositiveSmallIntegerField()
-    action = models.JSONField()
-    automatic = models.BooleanField(default=False, help_text="Played for a timed-out player.")
-    created_at = models.DateTimeField(auto_now_add=True)
-
-    class Meta:
-        ordering = ["match", "number"]
-        constraints = [models.UniqueConstraint(fields=["match", "number"], name="move_number_once")]
-
-    def __str__(self) -> str:
-        return f"move {self.number} of match {self.match_id}"
 
 
 class QueueEntry(models.Model):

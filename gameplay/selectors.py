@@ -84,7 +84,10 @@ def match_view(match: Match, player: Player) -> dict:
     }
     if finished:
         view["seed"] = match.seed
-        view["moves"] = list(match.moves.order_by("number").values("number", "seat", "action"))
+        view["moves"] = [
+            {"number": number, "seat": move["seat"], "action": move["action"]}
+            for number, move in enumerate(match.log, start=1)
+        ]
         view["result"] = match.result
         view["placements"] = [seat.placement for seat in seats]
         if match.status == Match.Status.DISPUTED:

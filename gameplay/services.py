@@ -30,7 +30,6 @@ from gameplay.models import (
     Level,
     Match,
     Metric,
-    Move,
     Player,
     PlayerAchievement,
     PlayerMetric,
@@ -158,26 +157,55 @@ def coins_book(*, player_id: int, amount: int, reason: str, key: str) -> CoinEnt
 
 def xp_grant(*, player_id: int, amount: int, reason: str, key: str) -> bool:
     """Add XP once per key and move the player up the admin-defined levels."""
-    if amount <= 0:
-        return False
+    return player_id in xp_grant_many(amounts={player_id: amount}, reason=reason, key=key)
+
+
+def xp_grant_many(*, amounts: dict[int, int], reason: str, key: str) -> set[int]:
+    """Add XP to several players under one key (a match's seats) in a few queries.
+
+    Returns the players granted now; whoever already has an entry with this key gets
+    nothing again.
+    """
+    amounts = {player_id: amount for player_id, amount in amounts.items() if amount > 0}
+    if not amounts:
+        return set()
     with transaction.atomic():
-        player = Player.objects.select_for_update().get(pk=player_id)
-        if XpEntry.objects.filter(player_id=player_id, key=key).exists():
-            return False
-        XpEntry.objects.create(player_id=player_id, amount=amount, reason=reason, key=key)
-        player.xp += amount
-        reached = list(Level.objects.filter(xp_required__lte=player.xp, number__gt=player.level))
-        if reached:
-            player.level = max(level.number for level in reached)
-        Player.objects.filter(pk=player_id).update(xp=player.xp, level=player.level)
-        for level in reached:
-            if level.title_id:
-                title_grant(
-                    player=player, title=level.title, reason=f"Reached level {level.number}"
-                )
-        if reached:
-            metric_set(player_id=player_id, metric=Metric.LEVEL, value=player.level)
-    return True
+        # Locked in primary-key order, so two matches sharing players never deadlock.
+        locked = Player.objects.select_for_update().filter(pk__in=amounts).order_by("pk")
+        booked = set(
+            XpEntry.objects.filter(player_id__in=amounts, key=key).values_list(
+                "player_id", flat=True
+            )
+        )
+        players = [player for player in locked if player.pk not in booked]
+        if not players:
+            return set()
+        XpEntry.objects.bulk_create(
+            XpEntry(player_id=player.pk, amount=amounts[player.pk], reason=reason, key=key)
+            for player in players
+        )
+        for player in players:
+            player.xp += amounts[player.pk]
+        levels = list(Level.objects.filter(xp_required__lte=max(player.xp for player in players)))
+        reached_by = {}
+        for player in players:
+            reached = [
+                level
+                for level in levels
+                if level.xp_required <= player.xp and level.number > player.level
+            ]
+            if reached:
+                player.level = max(level.number for level in reached)
+                reached_by[player] = reached
+        Player.objects.bulk_update(players, ["xp", "level"])
+        for player, reached in reached_by.items():
+            for level in reached:
+                if level.title_id:
+                    title_grant(
+                        player=player, title=level.title, reason=f"Reached level {level.number}"
+                    )
+            metric_set(player_id=player.pk, metric=Metric.LEVEL, value=player.level)
+    return {player.pk for player in players}
 
 
 def title_grant(*, player: Player, title: Title, reason: str) -> bool:
@@ -210,9 +238,19 @@ def reward_grant(*, player_id: int, reward: Reward, reason: str, key: str) -> bo
 
 def metrics_write(*, player_id: int, values: dict[str, int]) -> None:
     """Store several counters of one player in one upsert."""
-    if values:
+    metrics_write_many(values={player_id: values})
+
+
+def metrics_write_many(*, values: dict[int, dict[str, int]]) -> None:
+    """Store counters of several players in one upsert."""
+    rows = [
+        PlayerMetric(player_id=player_id, metric=metric, value=value)
+        for player_id, counters in values.items()
+        for metric, value in counters.items()
+    ]
+    if rows:
         PlayerMetric.objects.bulk_create(
-            [PlayerMetric(player_id=player_id, metric=m, value=v) for m, v in values.items()],
+            rows,
             update_conflicts=True,
             unique_fields=["player", "metric"],
             update_fields=["value"],
@@ -224,7 +262,16 @@ def metric_set(*, player_id: int, metric: str, value: int) -> None:
 
 
 def metrics_of(player_id: int) -> dict[str, int]:
-    return dict(PlayerMetric.objects.filter(player_id=player_id).values_list("metric", "value"))
+    return metrics_of_many([player_id])[player_id]
+
+
+def metrics_of_many(player_ids: Iterable[int]) -> dict[int, dict[str, int]]:
+    values: dict[int, dict[str, int]] = {player_id: {} for player_id in player_ids}
+    for player_id, metric, value in PlayerMetric.objects.filter(player_id__in=values).values_list(
+        "player_id", "metric", "value"
+    ):
+        values[player_id][metric] = value
+    return values
 
 
 def metrics_add(*, player_id: int, changes: dict[str, int]) -> dict[str, int]:
@@ -236,44 +283,71 @@ def metrics_add(*, player_id: int, changes: dict[str, int]) -> dict[str, int]:
 
 
 def progress_evaluate(*, player_id: int) -> list[str]:
-    """Unlock every achievement and rule-based title the player now qualifies for.
+    """Unlock every achievement and rule-based title the player now qualifies for."""
+    return progress_evaluate_many(player_ids=[player_id])[player_id]
 
-    Rewards can add XP, which can raise the level, which can unlock more; the loop runs
-    until nothing new unlocks (each unlock happens once, so it ends).
+
+def progress_evaluate_many(*, player_ids: Iterable[int]) -> dict[int, list[str]]:
+    """Unlock what each of these players now qualifies for; returns achievement codes.
+
+    One pass reads everybody's counters and holdings at once (a match's whole table in
+    six queries). Rewards can add XP, which can raise the level, which can unlock more;
+    whoever unlocked something is looked at again until nothing new unlocks (each
+    unlock happens once, so it ends).
     """
-    unlocked: list[str] = []
-    while True:
-        values = dict(
-            PlayerMetric.objects.filter(player_id=player_id).values_list("metric", "value")
+    unlocked: dict[int, list[str]] = {player_id: [] for player_id in player_ids}
+    todo = list(unlocked)
+    while todo:
+        values = metrics_of_many(todo)
+        players = Player.objects.in_bulk(todo)
+        for player_id, player in players.items():
+            values[player_id][Metric.LEVEL] = player.level
+        has_achievement = set(
+            PlayerAchievement.objects.filter(player_id__in=todo).values_list(
+                "player_id", "achievement_id"
+            )
         )
-        values[Metric.LEVEL] = Player.objects.values_list("level", flat=True).get(pk=player_id)
-        pending = [
-            achievement
-            for achievement in Achievement.objects.exclude(holders__id=player_id).select_related(
-                "reward"
-            )
-            if values.get(achievement.metric, 0) >= achievement.threshold
-        ]
-        player = Player.objects.get(pk=player_id)
-        for title in Title.objects.exclude(metric="").exclude(holders__id=player_id):
-            if values.get(title.metric, 0) >= title.threshold:
-                title_grant(player=player, title=title, reason=f"{title.metric} {title.threshold}")
-        if not pending:
-            return unlocked
-        for achievement in pending:
-            _, created = PlayerAchievement.objects.get_or_create(
-                player_id=player_id, achievement=achievement
-            )
-            if not created:
-                continue
-            unlocked.append(achievement.code)
-            if achievement.reward is not None:
-                reward_grant(
-                    player_id=player_id,
-                    reward=achievement.reward,
-                    reason=f"Achievement: {achievement.name}",
-                    key=f"achievement:{achievement.code}",
+        has_title = set(
+            PlayerTitle.objects.filter(player_id__in=todo).values_list("player_id", "title_id")
+        )
+        achievements = list(Achievement.objects.select_related("reward"))
+        titles = list(Title.objects.exclude(metric=""))
+        again = []
+        for player_id in todo:
+            mine = values[player_id]
+            for title in titles:
+                if (player_id, title.pk) not in has_title and mine.get(
+                    title.metric, 0
+                ) >= title.threshold:
+                    title_grant(
+                        player=players[player_id],
+                        title=title,
+                        reason=f"{title.metric} {title.threshold}",
+                    )
+            pending = [
+                achievement
+                for achievement in achievements
+                if (player_id, achievement.pk) not in has_achievement
+                and mine.get(achievement.metric, 0) >= achievement.threshold
+            ]
+            if pending:
+                again.append(player_id)
+            for achievement in pending:
+                _, created = PlayerAchievement.objects.get_or_create(
+                    player_id=player_id, achievement=achievement
                 )
+                if not created:
+                    continue
+                unlocked[player_id].append(achievement.code)
+                if achievement.reward is not None:
+                    reward_grant(
+                        player_id=player_id,
+                        reward=achievement.reward,
+                        reason=f"Achievement: {achievement.name}",
+                        key=f"achievement:{achievement.code}",
+                    )
+        todo = again
+    return unlocked
 
 
 # --- ratings ---------------------------------------------------------------------------
@@ -528,19 +602,21 @@ def _apply(match: Match, game, actions: Iterable[tuple[int, dict, bool]]) -> Non
             game.apply(action, seat=seat_index)
         except IllegalAction as exc:
             raise IllegalMove(exc.message, code=exc.code) from None
-        moves.append(
-            Move(match=match, number=game.seq, seat=seat_index, action=action, automatic=automatic)
-        )
+        move = {"seat": seat_index, "action": action}
+        moves.append({**move, "auto": True} if automatic else move)
     _log_and_store(match, game, moves)
 
 
-def _log_and_store(match: Match, game, moves: list[Move]) -> None:
-    """Append already-applied moves to the log and store the state they led to."""
-    Move.objects.bulk_create(moves)
+def _log_and_store(match: Match, game, moves: list[dict]) -> None:
+    """Append already-applied moves to the log and store the state they led to.
+
+    The caller holds the match row lock, so appending in Python cannot lose a move.
+    """
+    match.log = [*match.log, *moves]
     match.seq = game.seq
     match.to_move = game.to_move
     match.state = games.dump(game)
-    fields = ["seq", "to_move", "state", "turn_deadline"]
+    fields = ["log", "seq", "to_move", "state", "turn_deadline"]
     if game.over:
         match.status = Match.Status.FINISHED
         match.result = game.result
@@ -612,7 +688,7 @@ def match_play_bots(*, match_id: int, max_actions: int = 5000) -> int:
             action = engine_variant.bot_action(game, seat, bot=bots[seat])
             # A bot choosing an illegal action is a bug: let IllegalAction surface.
             game.apply(action, seat=seat)
-            moves.append(Move(match=match, number=game.seq, seat=seat, action=action))
+            moves.append({"seat": seat, "action": action})
         _log_and_store(match, game, moves)
         return len(moves)
 
@@ -734,15 +810,19 @@ def match_finalize(*, match_id: int) -> bool:
 
 
 def _award(match: Match, seats: list[Seat]) -> None:
+    """Counters, XP, winnings and unlocks for every seat, batched across the table."""
     xp = settings.KNOCK_XP
     stats = (match.result or {}).get("stats") or [{} for _ in seats]
     winners = [seat for seat in seats if seat.placement == 1]
     pot = match.entry_fee * sum(1 for seat in seats if not seat.player.is_bot)
     human_winners = [seat for seat in winners if not seat.player.is_bot]
+    before = metrics_of_many(seat.player_id for seat in seats)
+    after: dict[int, dict[str, int]] = {}
+    amounts: dict[int, int] = {}
     for seat in seats:
         mine = stats[seat.index] if seat.index < len(stats) else {}
         won = seat.placement == 1 and len(winners) == 1
-        values = metrics_of(seat.player_id)
+        values = before[seat.player_id]
         counts = {
             Metric.MATCHES_PLAYED: 1,
             Metric.MATCHES_WON: int(won),
@@ -755,8 +835,8 @@ def _award(match: Match, seats: list[Seat]) -> None:
         streak = values.get(Metric.WIN_STREAK, 0) + 1 if won else 0
         updated[Metric.WIN_STREAK] = streak
         updated[Metric.BEST_WIN_STREAK] = max(streak, values.get(Metric.BEST_WIN_STREAK, 0))
-        metrics_write(player_id=seat.player_id, values=updated)
-        amount = (
+        after[seat.player_id] = updated
+        amounts[seat.player_id] = (
             xp["played"]
             + xp["won"] * int(won)
             + xp["hand_won"] * mine.get("hands_won", 0)
@@ -764,17 +844,14 @@ def _award(match: Match, seats: list[Seat]) -> None:
             + xp["big_gin"] * mine.get("big_gins", 0)
             + xp["undercut"] * mine.get("undercuts", 0)
         )
-        xp_grant(
-            player_id=seat.player_id,
-            amount=amount,
-            reason=f"Match {match.pk}",
-            key=f"match:{match.pk}",
-        )
-        if pot and seat in human_winners:
+    metrics_write_many(values=after)
+    xp_grant_many(amounts=amounts, reason=f"Match {match.pk}", key=f"match:{match.pk}")
+    if pot:
+        for seat in human_winners:
             coins_book(
                 player_id=seat.player_id,
                 amount=pot // len(human_winners),
                 reason=f"Winnings, match {match.pk}",
                 key=f"match:{match.pk}:pot",
             )
-        progress_evaluate(player_id=seat.player_id)
+    progress_evaluate_many(player_ids=[seat.player_id for seat in seats])

@@ -42,6 +42,8 @@ def celery_worker(celery_test_queue, transactional_db):
     test database locks whole tables across threads, so there the worker runs one task at
     a time; on PostgreSQL two run at once.
     """
+    # start_worker checks the worker answers its ping task through the result backend.
+    celery_app.tasks["celery.ping"].ignore_result = False
     with start_worker(
         celery_app,
         pool="threads",

@@ -4,7 +4,7 @@ the result comes back through the configured backend."""
 from config.celery import app as celery_app
 
 
-@celery_app.task(name="tests.add")
+@celery_app.task(name="tests.add", ignore_result=False)
 def add(a: int, b: int) -> int:
     return a + b
 
@@ -22,3 +22,4 @@ def test_celery_configuration_is_safe_for_redelivery():
     assert conf.accept_content == ["json"]
     assert conf.task_serializer == "json"
     assert conf.task_soft_time_limit < conf.task_time_limit
+    assert conf.task_ignore_result is True  # nothing reads results; the rows say it

@@ -6,7 +6,7 @@ import pytest
 from django.utils import timezone
 
 from gameplay import selectors, services, tasks
-from gameplay.models import Match, Move, QueueEntry, Rating, Seat
+from gameplay.models import Match, QueueEntry, Rating, Seat
 from tests.factories import PlayerFactory, RoomFactory
 from tests.gameplay.helpers import auth
 
@@ -36,7 +36,8 @@ def test_a_human_turn_gets_a_deadline():
 def test_timeout_before_the_deadline_does_nothing():
     match = human_match()
     assert services.match_timeout(match_id=match.pk, seq=0) == "not_due"
-    assert not Move.objects.filter(match=match).exists()
+    match.refresh_from_db()
+    assert match.log == []
 
 
 def test_timeout_plays_a_safe_move_then_forfeits():
@@ -44,8 +45,8 @@ def test_timeout_plays_a_safe_move_then_forfeits():
     first_mover = match.to_move
     expire(match)
     assert services.match_timeout(match_id=match.pk, seq=0) == "auto_played"
-    move = Move.objects.get(match=match)
-    assert move.automatic and move.seat == first_mover
+    match.refresh_from_db()
+    assert match.log == [{"seat": first_mover, "action": match.log[0]["action"], "auto": True}]
     assert services.match_timeout(match_id=match.pk, seq=0) == "moved_on"  # a stale task
     # Keep timing out the same player until the room's limit forfeits them.
     for _ in range(10):
@@ -75,7 +76,8 @@ def test_sweep_finds_overdue_turns(eager_tasks):
     match = human_match()
     expire(match)
     assert tasks.sweep_turn_deadlines() == 1
-    assert Move.objects.filter(match=match, automatic=True).count() == 1
+    match.refresh_from_db()
+    assert [move.get("auto") for move in match.log] == [True]
 
 
 def test_forfeit_by_timeouts_is_verified_and_rated(eager_tasks, django_capture_on_commit_callbacks):
