@@ -25,7 +25,7 @@ from functools import lru_cache
 from typing import NamedTuple
 
 from django.db import connection, transaction
-from django.db.models import Exists, OuterRef, Subquery
+from django.db.models import Case, Exists, F, FilteredRelation, OuterRef, Q, Subquery, Value, When
 from django.utils import timezone
 
 from config.errors import Conflict, DomainError, NotAllowed, NotFound
@@ -655,6 +655,11 @@ def _store_numbers(numbers: list[tuple[int, int]], field: str, extra: dict | Non
 
 # --- tables -------------------------------------------------------------------------------
 
+# What play changes on a table row and its seats. Every writer holds the table lock and
+# loaded the rows under it, so storing them whole lets one UPDATE carry several steps.
+TABLE_STATE = ["feeders_done", "status", "deadline", "walkover", "games_played", "finished_at"]
+SEAT_STATE = ["points", "placement_sum", "wins", "forfeited", "finish"]
+
 
 def _lock_table(table_id: int) -> Table | None:
     return (
@@ -746,7 +751,7 @@ def _next_match(table: Table, live: list[TableSeat]) -> Match:
     TableMatch.objects.create(table=table, match=match, number=number)
     table.status = Table.Status.PLAYING
     table.deadline = None
-    table.save(update_fields=["status", "deadline"])
+    table.save(update_fields=TABLE_STATE)
     return match
 
 
@@ -756,23 +761,26 @@ def table_match_finished(*, match_id: int) -> bool:
     True only for the call that recorded it: a duplicate delivery, or two deliveries at
     once, find `recorded` set under the table lock and return False.
     """
-    link = TableMatch.objects.filter(match_id=match_id).values("pk", "table_id").first()
-    if link is None:
-        return False
     with transaction.atomic(durable=True):
         # The table lock serialises results, show-ups and disqualifications at this table.
-        table = _lock_table(link["table_id"])
-        record = TableMatch.objects.select_related("match").get(pk=link["pk"])
-        match = record.match
-        if record.recorded or match.finalized_at is None:
+        # The rows read with it are not locked: a finalized match and a round no longer
+        # change, and `recorded` is claimed below, once the lock is held.
+        record = (
+            TableMatch.objects.select_for_update(of=("table",))
+            .select_related("match", "table__tournament", "table__round")
+            .filter(match_id=match_id)
+            .first()
+        )
+        if record is None or record.match.finalized_at is None:
             return False
+        table, match = record.table, record.match
         if match.status != Match.Status.FINISHED:
             logger.error(
                 "tournament match %s is %s; the organiser must act", match.pk, match.status
             )
             return False
-        record.recorded = True
-        record.save(update_fields=["recorded"])
+        if not TableMatch.objects.filter(pk=record.pk, recorded=False).update(recorded=True):
+            return False
         if table.status != Table.Status.PLAYING:
             return False
         if table.tournament.status != Tournament.Status.RUNNING:
@@ -782,17 +790,30 @@ def table_match_finished(*, match_id: int) -> bool:
 
 
 def _count_match(table: Table, match: Match) -> None:
-    seats = _seats(table)
-    by_player = {s.entry.player_id: s for s in seats}
-    for seat in Seat.objects.filter(match=match):
-        mine = by_player[seat.player_id]
-        mine.points += seat.score or 0
-        mine.placement_sum += seat.placement or match.players
-        mine.wins += int(seat.placement == 1 and (match.result or {}).get("winner") is not None)
-        mine.forfeited = mine.forfeited or seat.forfeited
-    TableSeat.objects.bulk_update(seats, ["points", "placement_sum", "wins", "forfeited"])
+    """Add the match to the series totals; what happens next (another match or the
+    finish) stores the table and its seats in the same writes."""
+    # Each table seat with its seat in the match, in one read; a seat that sat the match
+    # out (forfeited before it) has none.
+    in_match = Q(entry__player__seats__match=match)
+    seats = list(
+        table.seats.select_related("entry__player")
+        .annotate(played=FilteredRelation("entry__player__seats", condition=in_match))
+        .annotate(
+            match_score=F("played__score"),
+            match_placement=F("played__placement"),
+            match_forfeited=F("played__forfeited"),
+        )
+        .order_by("index")
+    )
+    decided = (match.result or {}).get("winner") is not None
+    for seat in seats:
+        if seat.match_forfeited is None:
+            continue
+        seat.points += seat.match_score or 0
+        seat.placement_sum += seat.match_placement or match.players
+        seat.wins += int(seat.match_placement == 1 and decided)
+        seat.forfeited = seat.forfeited or seat.match_forfeited
     table.games_played += 1
-    table.save(update_fields=["games_played"])
     live = [s for s in seats if not s.forfeited]
     shape = bracket_of(table.tournament)
     now = timezone.now()
@@ -804,6 +825,7 @@ def _count_match(table: Table, match: Match) -> None:
         )
         ranking = tuple(s.entry_id for s in live)
     if ranking is None:
+        TableSeat.objects.bulk_update(seats, SEAT_STATE)
         _next_match(table, live)
     else:
         _finish_table(table, seats, ranking, walkover=False, now=now)
@@ -811,7 +833,7 @@ def _count_match(table: Table, match: Match) -> None:
 
 def _series_over(table: Table, live: list[TableSeat]) -> bool:
     """Best of N: head-to-head ends at a majority of wins, larger tables after N matches."""
-    best_of = Round.objects.values_list("best_of", flat=True).get(pk=table.round_id)
+    best_of = table.round.best_of
     if table.games_played >= best_of:
         return True
     return len(live) == 2 and max(s.wins for s in live) > best_of // 2
@@ -824,23 +846,32 @@ def _finish_table(
     tournament = table.tournament
     shape = bracket_of(tournament)
     table.status, table.walkover, table.finished_at = Table.Status.DONE, walkover, now
-    table.save(update_fields=["status", "walkover", "finished_at"])
+    table.save(update_fields=TABLE_STATE)
     place = {entry_id: i for i, entry_id in enumerate(ranking, start=1)}
     for seat in seats:
         seat.finish = place.get(seat.entry_id)
-    TableSeat.objects.bulk_update(seats, ["finish", "forfeited"])
-    seated_ids = [s.entry_id for s in seats]
-    if not table.third_place:
-        Entry.objects.filter(pk__in=seated_ids).update(out_round=table.round_number)
+    TableSeat.objects.bulk_update(seats, SEAT_STATE)
     spec = shape.table(_ref(table))
     moves = bk.advance(shape, spec.ref, ranking)
-    if spec.feeds_into:
-        going_on = {m.entry for m in moves}
-        Entry.objects.filter(
-            pk__in=[e for e in seated_ids if e not in going_on], status=Entry.Status.PLAYING
-        ).update(status=Entry.Status.ELIMINATED)
+    seated_ids = [s.entry_id for s in seats]
+    going_on = {m.entry for m in moves}
+    knocked_out = [e for e in seated_ids if e not in going_on]
+    changes = {}
+    if not table.third_place:
+        changes["out_round"] = table.round_number
+    if spec.feeds_into and knocked_out:
+        changes["status"] = Case(
+            When(
+                pk__in=knocked_out,
+                status=Entry.Status.PLAYING,
+                then=Value(Entry.Status.ELIMINATED),
+            ),
+            default=F("status"),
+        )
+    if changes:
+        Entry.objects.filter(pk__in=seated_ids).update(**changes)
     seat_of = {s.entry_id: s for s in seats}
-    targets = sorted({(slot.table.round, slot.table.position) for slot in spec.feeds_into})
+    targets = {(slot.table.round, slot.table.position) for slot in spec.feeds_into}
     if targets:
         _feed(tournament, targets, moves, seat_of, now)
     if table.round_number == shape.n_rounds:
@@ -849,18 +880,21 @@ def _finish_table(
 
 def _feed(tournament, targets, moves, seat_of: dict[int, TableSeat], now: datetime) -> None:
     """Seat the players going through and count this feeder at each next table."""
-    rows = {}
+    wanted = Q()
     for round_number, position in targets:
-        row = (
-            Table.objects.select_for_update(of=("self",))
-            .select_related("tournament")
-            .get(tournament=tournament, round_number=round_number, position=position)
-        )
-        rows[_ref(row)] = row
+        wanted |= Q(round_number=round_number, position=position)
+    # Locked in primary-key order (the bracket's order), like every advance.
+    rows = list(
+        Table.objects.select_for_update(of=("self",))
+        .select_related("tournament")
+        .filter(wanted, tournament=tournament)
+        .order_by("pk")
+    )
+    by_ref = {_ref(row): row for row in rows}
     everyone_present = not tournament.show_up_seconds
     TableSeat.objects.bulk_create(
         TableSeat(
-            table=rows[move.slot.table],
+            table=by_ref[move.slot.table],
             index=move.slot.seat,
             entry_id=move.entry,
             seed=seat_of[move.entry].seed,
@@ -868,15 +902,16 @@ def _feed(tournament, targets, moves, seat_of: dict[int, TableSeat], now: dateti
         )
         for move in moves
     )
-    for row in sorted(rows.values(), key=lambda r: r.pk):
+    for row in rows:
         row.feeders_done += 1
-        row.save(update_fields=["feeders_done"])
-        if row.feeders_done == row.feeders_total:
+        ready = row.feeders_done == row.feeders_total
+        if ready:
             row.status = Table.Status.WAITING
             if tournament.show_up_seconds:
                 row.deadline = now + timedelta(seconds=tournament.show_up_seconds)
-            row.save(update_fields=["status", "deadline"])
-            _proceed(row, now)
+        # A walkover or a started match stores the row along with its own changes.
+        if not ready or _proceed(row, now) == "waiting":
+            row.save(update_fields=TABLE_STATE)
 
 
 def _maybe_finish_tournament(tournament_id: int, now: datetime) -> None:

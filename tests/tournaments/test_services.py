@@ -301,6 +301,43 @@ def test_best_of_three_plays_until_a_majority():
     assert table(tournament, 2, 0).games_played == 1
 
 
+def test_recording_a_result_that_starts_the_next_table_takes_few_queries(monkeypatch):
+    from gameplay import services as gameplay
+
+    tournament = open_tournament(show_up_seconds=0)
+    register_all(tournament, bots(4))
+    services.tournament_start(tournament_id=tournament.pk)
+    for table_id in services.waiting_tables(tournament_id=tournament.pk, limit=2):
+        services.table_start(table_id=table_id)  # the semi-finals
+    first, second = (
+        TableMatch.objects.get(table=table(tournament, 1, position)).match_id for position in (0, 1)
+    )
+    play_match(first)  # the final waits for the other semi-final
+    gameplay.match_play_bots(match_id=second)
+    gameplay.match_finalize(match_id=second)
+    create, creating = gameplay.match_create, []
+
+    def counted_create(**kwargs):
+        start = len(queries)
+        match = create(**kwargs)
+        creating.append(len(queries) - start)
+        return match
+
+    monkeypatch.setattr(gameplay, "match_create", counted_create)
+    with CaptureQueriesContext(connection) as queries:
+        assert services.table_match_finished(match_id=second)
+    final = table(tournament, 2, 0)
+    assert final.status == "playing" and final.feeders_done == 2
+    assert len(seated(tournament, 2, 0)) == 2
+    assert statuses(tournament) == {"playing": 2, "eliminated": 2}
+    # Tournaments' own queries (gameplay counts match_create's): lock with the match and
+    # round, claim, seats with results, table, seats, entries; lock the final, seat the
+    # winner, read its seats, link the new match, table; and the savepoint pair the durable
+    # block becomes inside the test's transaction.
+    assert len(creating) == 1
+    assert len(queries) - creating[0] == 13
+
+
 # --- walkovers, no-shows, disqualification, withdrawal ---------------------------------------
 
 
