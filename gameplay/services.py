@@ -6,8 +6,10 @@ and checked again after the lock.
 """
 
 import logging
+from collections import defaultdict
 from collections.abc import Iterable
 from datetime import timedelta
+from typing import NamedTuple
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -155,40 +157,53 @@ def coins_book(*, player_id: int, amount: int, reason: str, key: str) -> CoinEnt
 # --- XP, levels, titles, rewards, achievements ----------------------------------------
 
 
+class XpGrant(NamedTuple):
+    player_id: int
+    amount: int
+    reason: str
+    key: str
+
+
 def xp_grant(*, player_id: int, amount: int, reason: str, key: str) -> bool:
     """Add XP once per key and move the player up the admin-defined levels."""
-    return player_id in xp_grant_many(amounts={player_id: amount}, reason=reason, key=key)
+    granted = xp_grant_many(grants=[XpGrant(player_id, amount, reason, key)])
+    return (player_id, key) in granted
 
 
-def xp_grant_many(*, amounts: dict[int, int], reason: str, key: str) -> set[int]:
-    """Add XP to several players under one key (a match's seats) in a few queries.
+def xp_grant_many(*, grants: Iterable[XpGrant]) -> set[tuple[int, str]]:
+    """Grant XP to many players (the seats of many matches) in a few queries.
 
-    Returns the players granted now; whoever already has an entry with this key gets
-    nothing again.
+    Returns the (player, key) pairs booked now; a key a player already has books nothing.
     """
-    amounts = {player_id: amount for player_id, amount in amounts.items() if amount > 0}
-    if not amounts:
+    grants = [grant for grant in grants if grant.amount > 0]
+    if not grants:
         return set()
+    player_ids = {grant.player_id for grant in grants}
     with transaction.atomic():
-        # Locked in primary-key order, so two matches sharing players never deadlock.
-        locked = Player.objects.select_for_update().filter(pk__in=amounts).order_by("pk")
+        # Locked in primary-key order, so two batches sharing players never deadlock.
+        players = Player.objects.select_for_update().filter(pk__in=player_ids).order_by("pk")
+        players = {player.pk: player for player in players}
         booked = set(
-            XpEntry.objects.filter(player_id__in=amounts, key=key).values_list(
-                "player_id", flat=True
-            )
+            XpEntry.objects.filter(
+                player_id__in=player_ids, key__in={grant.key for grant in grants}
+            ).values_list("player_id", "key")
         )
-        players = [player for player in locked if player.pk not in booked]
-        if not players:
+        new = []
+        for grant in grants:
+            if (grant.player_id, grant.key) not in booked:
+                booked.add((grant.player_id, grant.key))
+                new.append(grant)
+        if not new:
             return set()
         XpEntry.objects.bulk_create(
-            XpEntry(player_id=player.pk, amount=amounts[player.pk], reason=reason, key=key)
-            for player in players
+            XpEntry(player_id=g.player_id, amount=g.amount, reason=g.reason, key=g.key) for g in new
         )
-        for player in players:
-            player.xp += amounts[player.pk]
-        levels = list(Level.objects.filter(xp_required__lte=max(player.xp for player in players)))
+        for grant in new:
+            players[grant.player_id].xp += grant.amount
+        changed = [players[player_id] for player_id in sorted({g.player_id for g in new})]
+        levels = list(Level.objects.filter(xp_required__lte=max(p.xp for p in changed)))
         reached_by = {}
-        for player in players:
+        for player in changed:
             reached = [
                 level
                 for level in levels
@@ -197,7 +212,7 @@ def xp_grant_many(*, amounts: dict[int, int], reason: str, key: str) -> set[int]
             if reached:
                 player.level = max(level.number for level in reached)
                 reached_by[player] = reached
-        Player.objects.bulk_update(players, ["xp", "level"])
+        Player.objects.bulk_update(changed, ["xp", "level"])
         for player, reached in reached_by.items():
             for level in reached:
                 if level.title_id:
@@ -205,7 +220,7 @@ def xp_grant_many(*, amounts: dict[int, int], reason: str, key: str) -> set[int]
                         player=player, title=level.title, reason=f"Reached level {level.number}"
                     )
             metric_set(player_id=player.pk, metric=Metric.LEVEL, value=player.level)
-    return {player.pk for player in players}
+    return {(grant.player_id, grant.key) for grant in new}
 
 
 def title_grant(*, player: Player, title: Title, reason: str) -> bool:
@@ -353,46 +368,57 @@ def progress_evaluate_many(*, player_ids: Iterable[int]) -> dict[int, list[str]]
 # --- ratings ---------------------------------------------------------------------------
 
 
-def ratings_update(*, match: Match, seats: list[Seat]) -> None:
-    """One Plackett-Luce update for the whole table, ties allowed."""
-    player_ids = [seat.player_id for seat in seats]
+def ratings_update(*, matches: list[Match], seats_of: dict[int, list[Seat]]) -> None:
+    """One Plackett-Luce update per match, ties allowed, matches in the order given.
+
+    A player seated in two of these matches gets the second update on top of the first.
+    """
+    wanted = {(seat.player_id, match.variant) for match in matches for seat in seats_of[match.pk]}
+    if not wanted:
+        return
     Rating.objects.bulk_create(
         [
             Rating(
                 player_id=player_id,
-                variant=match.variant,
+                variant=variant,
                 mu=RATING_MODEL.mu,
                 sigma=RATING_MODEL.sigma,
                 ordinal=RATING_MODEL.mu - 3 * RATING_MODEL.sigma,
             )
-            for player_id in player_ids
+            for player_id, variant in sorted(wanted)
         ],
         ignore_conflicts=True,  # first rated match in this variant; others already exist
     )
-    # Locked in player order, so two tables sharing players never deadlock.
+    # Locked in player order, so two batches sharing players never deadlock.
     locked = {
-        rating.player_id: rating
+        (rating.player_id, rating.variant): rating
         for rating in Rating.objects.select_for_update()
-        .filter(player_id__in=player_ids, variant=match.variant)
-        .order_by("player_id")
+        .filter(
+            player_id__in={player_id for player_id, _ in wanted},
+            variant__in={variant for _, variant in wanted},
+        )
+        .order_by("player_id", "variant")
     }
-    ratings = [locked[seat.player_id] for seat in seats]
-    teams = [[RATING_MODEL.rating(mu=r.mu, sigma=r.sigma)] for r in ratings]
-    updated = RATING_MODEL.rate(teams, ranks=[seat.placement for seat in seats])
     now = timezone.now()
     changes = []
-    for rating, [new] in zip(ratings, updated, strict=True):
-        rating.mu, rating.sigma = new.mu, new.sigma
-        rating.ordinal = new.ordinal()
-        rating.rated_matches += 1
-        rating.last_rated_at = now
-        changes.append(
-            RatingChange(
-                rating=rating, match=match, mu=new.mu, sigma=new.sigma, ordinal=rating.ordinal
+    for match in matches:
+        seats = seats_of[match.pk]
+        ratings = [locked[(seat.player_id, match.variant)] for seat in seats]
+        teams = [[RATING_MODEL.rating(mu=r.mu, sigma=r.sigma)] for r in ratings]
+        updated = RATING_MODEL.rate(teams, ranks=[seat.placement for seat in seats])
+        for rating, [new] in zip(ratings, updated, strict=True):
+            rating.mu, rating.sigma = new.mu, new.sigma
+            rating.ordinal = new.ordinal()
+            rating.rated_matches += 1
+            rating.last_rated_at = now
+            changes.append(
+                RatingChange(
+                    rating=rating, match=match, mu=new.mu, sigma=new.sigma, ordinal=rating.ordinal
+                )
             )
-        )
     Rating.objects.bulk_update(
-        ratings, ["mu", "sigma", "ordinal", "rated_matches", "last_rated_at"]
+        [locked[key] for key in sorted(wanted)],
+        ["mu", "sigma", "ordinal", "rated_matches", "last_rated_at"],
     )
     RatingChange.objects.bulk_create(changes)
 
@@ -501,60 +527,86 @@ def queue_pair(*, room_id: int, now=None, only_with: int | None = None) -> Match
 
 # --- matches ---------------------------------------------------------------------------
 
+# What storing a match after moves writes: the same columns whether it finished or not.
+STORED_FIELDS = [
+    "log",
+    "seq",
+    "to_move",
+    "state",
+    "turn_deadline",
+    "status",
+    "result",
+    "finished_at",
+]
 
-def match_create(
-    *,
-    variant: str,
-    options: dict,
-    players: list[Player],
-    room: Room | None = None,
-    seed: str | None = None,
-    turn_seconds: int | None = None,
-    max_timeouts: int | None = None,
-) -> Match:
-    """Create a match with a secret seed; only its commitment is public until the end."""
-    try:
-        engine_variant = variants.get(variant)
-        options = engine_variant.validate_options(options or {})
-    except ValueError as exc:
-        raise DomainError(str(exc), code="invalid_options") from exc
-    if len({p.pk for p in players}) != len(players):
-        raise DomainError("A player can take only one seat.", code="duplicate_player")
-    seed = seed or games.new_seed()
-    try:
-        game = games.new_game(variant, len(players), seed, options)
-    except ValueError as exc:
-        raise DomainError(str(exc), code="invalid_players") from exc
-    fee = room.entry_fee if room else 0
-    with transaction.atomic():
-        match = Match.objects.create(
+
+class NewMatch(NamedTuple):
+    variant: str
+    options: dict
+    players: list[Player]
+    room: Room | None = None
+    seed: str | None = None
+    turn_seconds: int | None = None
+    max_timeouts: int | None = None
+
+
+def match_create(**spec) -> Match:
+    """Create a match with a secret seed; only its commitment is public until the end.
+
+    Keywords are those of `NewMatch`.
+    """
+    return match_create_many(specs=[NewMatch(**spec)])[0]
+
+
+def match_create_many(*, specs: list[NewMatch]) -> list[Match]:
+    """Create matches in a few queries (a tournament round starts many at once)."""
+    dealt = []
+    for spec in specs:
+        try:
+            options = variants.get(spec.variant).validate_options(spec.options or {})
+        except ValueError as exc:
+            raise DomainError(str(exc), code="invalid_options") from exc
+        if len({p.pk for p in spec.players}) != len(spec.players):
+            raise DomainError("A player can take only one seat.", code="duplicate_player")
+        seed = spec.seed or games.new_seed()
+        try:
+            game = games.new_game(spec.variant, len(spec.players), seed, options)
+        except ValueError as exc:
+            raise DomainError(str(exc), code="invalid_players") from exc
+        room = spec.room
+        match = Match(
             room=room,
-            variant=variant,
+            variant=spec.variant,
             options=options,
-            players=len(players),
+            players=len(spec.players),
             seed=seed,
             commitment=games.commitment(seed),
             to_move=game.to_move,
             state=games.dump(game),
-            entry_fee=fee,
-            turn_seconds=turn_seconds or (room.turn_seconds if room else 60),
-            max_timeouts=max_timeouts or (room.max_timeouts if room else 3),
+            entry_fee=room.entry_fee if room else 0,
+            turn_seconds=spec.turn_seconds or (room.turn_seconds if room else 60),
+            max_timeouts=spec.max_timeouts or (room.max_timeouts if room else 3),
         )
+        to_move = spec.players[game.to_move] if game.to_move is not None else None
+        dealt.append((match, spec.players, to_move))
+    with transaction.atomic():
+        matches = Match.objects.bulk_create(_with_deadline(m, to_move) for m, _, to_move in dealt)
         Seat.objects.bulk_create(
-            Seat(match=match, index=index, player=player) for index, player in enumerate(players)
+            Seat(match=match, index=index, player=player)
+            for match, players, _ in dealt
+            for index, player in enumerate(players)
         )
-        if fee:
-            for player in players:
+        for match, players, _ in dealt:
+            for player in players if match.entry_fee else ():
                 if not player.is_bot:
                     coins_book(
                         player_id=player.pk,
-                        amount=-fee,
+                        amount=-match.entry_fee,
                         reason=f"Entry fee, match {match.pk}",
                         key=f"match:{match.pk}:fee",
                     )
-        _schedule_turn(match, players[game.to_move] if game.to_move is not None else None)
-        match.save(update_fields=["turn_deadline"])
-    return match
+        _enqueue_turns([(match, to_move) for match, _, to_move in dealt])
+    return matches
 
 
 def match_act(*, match_id: int, player: Player, seq: int, action: dict) -> Match:
@@ -604,108 +656,135 @@ def _apply(match: Match, game, actions: Iterable[tuple[int, dict, bool]]) -> Non
             raise IllegalMove(exc.message, code=exc.code) from None
         move = {"seat": seat_index, "action": action}
         moves.append({**move, "auto": True} if automatic else move)
-    _log_and_store(match, game, moves)
+    _store_many([(match, game, moves)])
 
 
-def _log_and_store(match: Match, game, moves: list[dict]) -> None:
-    """Append already-applied moves to the log and store the state they led to.
+def _store_many(played: list[tuple[Match, object, list[dict]]]) -> None:
+    """Append already-applied moves to each match's log and store the state they led to.
 
-    The caller holds the match row lock, so appending in Python cannot lose a move.
+    The caller holds the match row locks (and has the seats loaded), so appending in
+    Python cannot lose a move. Finished matches go to finalize in one task.
     """
-    match.log = [*match.log, *moves]
-    match.seq = game.seq
-    match.to_move = game.to_move
-    match.state = games.dump(game)
-    fields = ["log", "seq", "to_move", "state", "turn_deadline"]
-    if game.over:
-        match.status = Match.Status.FINISHED
-        match.result = game.result
-        match.finished_at = timezone.now()
-        match.turn_deadline = None
-        fields += ["status", "result", "finished_at"]
-        _record_placements(match, game.result)
-        match_id = match.pk
-        transaction.on_commit(lambda: _finalize_later(match_id))
-    else:
-        to_move = next(seat for seat in match.seats.all() if seat.index == game.to_move)
-        _schedule_turn(match, to_move.player)
-    match.save(update_fields=fields)
+    now = timezone.now()
+    finished, placed, turns = [], [], []
+    for match, game, moves in played:
+        match.log = [*match.log, *moves]
+        match.seq, match.to_move, match.state = game.seq, game.to_move, games.dump(game)
+        if game.over:
+            match.status = Match.Status.FINISHED
+            match.result = game.result
+            match.finished_at = now
+            match.turn_deadline = None
+            placed += _placed_seats(match, game.result)
+            finished.append(match.pk)
+        else:
+            to_move = next(seat for seat in match.seats.all() if seat.index == game.to_move)
+            turns.append((_with_deadline(match, to_move.player), to_move.player))
+    Match.objects.bulk_update([match for match, _, _ in played], STORED_FIELDS)
+    if placed:
+        Seat.objects.bulk_update(placed, ["score", "placement"])
+    _enqueue_turns(turns)
+    if finished:
+        transaction.on_commit(lambda: _finalize_later(finished))
 
 
-def _record_placements(match: Match, result: dict) -> None:
+def _placed_seats(match: Match, result: dict) -> list[Seat]:
     seats = list(match.seats.all())
     for seat in seats:
         seat.score = result["scores"][seat.index]
         seat.placement = result["placements"][seat.index]
-    Seat.objects.bulk_update(seats, ["score", "placement"])
+    return seats
 
 
-def _schedule_turn(match: Match, player: Player | None) -> None:
-    """After commit: a bot's turn goes to a worker, a human's turn gets a timeout task.
-
-    Every turn gets a deadline in the row too, so the sweep task redoes the work of a
-    task that was lost (a worker killed mid-task, a broker restart).
-    """
-    from gameplay import tasks  # tasks import services; the cycle is broken here
-
-    match_id, seq = match.pk, match.seq
+def _with_deadline(match: Match, player: Player | None) -> Match:
+    """Every turn gets a deadline in its row, so the sweep task redoes the work of a task
+    that was lost (a worker killed mid-task, a broker restart)."""
     if player is None:
         match.turn_deadline = None
     elif player.is_bot:
         match.turn_deadline = timezone.now() + BOT_TURN_GRACE
-        transaction.on_commit(lambda: tasks.play_bots.delay(match_id))
     else:
         match.turn_deadline = timezone.now() + timedelta(seconds=match.turn_seconds)
-        transaction.on_commit(
-            lambda: tasks.turn_timeout.apply_async((match_id, seq), countdown=match.turn_seconds)
-        )
+    return match
 
 
-def _finalize_later(match_id: int) -> None:
+def _enqueue_turns(turns: list[tuple[Match, Player | None]]) -> None:
+    """After commit: bot turns go to a worker in one task, each human turn gets a timeout."""
+    from gameplay import tasks  # tasks import services; the cycle is broken here
+
+    bot_turns = [match.pk for match, player in turns if player is not None and player.is_bot]
+    if bot_turns:
+        transaction.on_commit(lambda: tasks.play_bots.delay(*bot_turns))
+    for match, player in turns:
+        if player is not None and not player.is_bot:
+            match_id, seq, seconds = match.pk, match.seq, match.turn_seconds
+            transaction.on_commit(
+                lambda match_id=match_id, seq=seq, seconds=seconds: tasks.turn_timeout.apply_async(
+                    (match_id, seq), countdown=seconds
+                )
+            )
+
+
+def _finalize_later(match_ids: list[int]) -> None:
     from gameplay import tasks
 
-    tasks.finalize_match.delay(match_id)
+    tasks.finalize_match.delay(*match_ids)
 
 
 def match_play_bots(*, match_id: int, max_actions: int = 5000) -> int:
     """Play every consecutive bot turn in one transaction; returns how many were played."""
+    return match_play_bots_many(match_ids=[match_id], max_actions=max_actions).get(match_id, 0)
+
+
+def match_play_bots_many(*, match_ids: Iterable[int], max_actions: int = 5000) -> dict[int, int]:
+    """Play every consecutive bot turn of each match in one transaction.
+
+    Returns how many moves were played per match; a match that is over, or whose turn
+    is a human's, plays none.
+    """
     with transaction.atomic():
-        match = Match.objects.select_for_update().filter(pk=match_id).first()
-        if match is None or match.status != Match.Status.ACTIVE:
-            return 0
-        bots = dict(
-            Seat.objects.filter(match=match, player__is_bot=True).values_list(
-                "index", "player__bot_kind"
-            )
+        matches = (
+            Match.objects.select_for_update()
+            .filter(pk__in=list(match_ids), status=Match.Status.ACTIVE)
+            .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("player")))
+            .order_by("pk")  # locks taken in one order: two batches never deadlock
         )
-        if match.to_move not in bots:
-            return 0
-        game = games.load(match)
-        engine_variant = variants.get(match.variant)
-        moves = []
-        while not game.over and game.to_move in bots and len(moves) < max_actions:
-            seat = game.to_move
-            action = engine_variant.bot_action(game, seat, bot=bots[seat])
-            # A bot choosing an illegal action is a bug: let IllegalAction surface.
-            game.apply(action, seat=seat)
-            moves.append({"seat": seat, "action": action})
-        _log_and_store(match, game, moves)
-        return len(moves)
+        played = []
+        for match in matches:
+            bots = {
+                seat.index: seat.player.bot_kind for seat in match.seats.all() if seat.player.is_bot
+            }
+            if match.to_move not in bots:
+                continue
+            game = games.load(match)
+            engine_variant = variants.get(match.variant)
+            moves = []
+            while not game.over and game.to_move in bots and len(moves) < max_actions:
+                seat = game.to_move
+                action = engine_variant.bot_action(game, seat, bot=bots[seat])
+                # A bot choosing an illegal action is a bug: let IllegalAction surface.
+                game.apply(action, seat=seat)
+                moves.append({"seat": seat, "action": action})
+            played.append((match, game, moves))
+        if played:
+            _store_many(played)
+    return {match.pk: len(moves) for match, _, moves in played}
 
 
 def match_timeout(*, match_id: int, seq: int) -> str:
     """A human missed the turn deadline: play a safe action for them, or forfeit them."""
     with transaction.atomic():
-        match = Match.objects.select_for_update().filter(pk=match_id).first()
+        match = (
+            Match.objects.select_for_update(of=("self",))
+            .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("player")))
+            .filter(pk=match_id)
+            .first()
+        )
         if match is None or match.status != Match.Status.ACTIVE or match.seq != seq:
             return "moved_on"
         if match.turn_deadline is None or match.turn_deadline > timezone.now():
             return "not_due"
-        seat = (
-            Seat.objects.select_for_update()
-            .select_related("player")
-            .get(match=match, index=match.to_move)
-        )
+        seat = next(seat for seat in match.seats.all() if seat.index == match.to_move)
         if seat.player.is_bot:
             match_play_bots(match_id=match_id)
             return "bots_played"
@@ -752,10 +831,12 @@ def match_forfeit(*, match: Match, seat_index: int, reason: str) -> None:
     match.turn_deadline = None
     match.to_move = None
     match.save(update_fields=["status", "result", "finished_at", "turn_deadline", "to_move"])
-    Seat.objects.filter(match=match, index=seat_index).update(forfeited=True)
-    _record_placements(match, result)
+    seats = _placed_seats(match, result)
+    for seat in seats:
+        seat.forfeited = seat.forfeited or seat.index == seat_index
+    Seat.objects.bulk_update(seats, ["score", "placement", "forfeited"])
     match_id = match.pk
-    transaction.on_commit(lambda: _finalize_later(match_id))
+    transaction.on_commit(lambda: _finalize_later([match_id]))
 
 
 def match_verify(*, match: Match) -> str | None:
@@ -781,77 +862,108 @@ def match_verify(*, match: Match) -> str | None:
 def match_finalize(*, match_id: int) -> bool:
     """Verify a finished match by replay, then award everything, exactly once.
 
-    Returns True only for the call that did the awarding; a duplicate delivery or a
-    concurrent call finds `finalized_at` set under the lock and returns False.
+    True only for the call that did the awarding (see `match_finalize_many`).
+    """
+    return match_id in match_finalize_many(match_ids=[match_id])
+
+
+def match_finalize_many(*, match_ids: Iterable[int]) -> set[int]:
+    """Verify finished matches by replay, then award everything, exactly once, together.
+
+    Returns the ids this call finalized: a duplicate delivery or a concurrent call waits
+    for the row locks, then no longer finds those matches unfinalized. A match whose log
+    does not reproduce its result is disputed (and admins are mailed) instead.
     """
     with transaction.atomic(durable=True):
-        match = Match.objects.select_for_update().filter(pk=match_id).first()
-        if match is None or match.finalized_at or match.status != Match.Status.FINISHED:
-            return False
-        match.finalized_at = timezone.now()
-        problem = match_verify(match=match)
-        if problem:
-            match.status = Match.Status.DISPUTED
-            match.dispute_reason = problem
-            match.save(update_fields=["status", "dispute_reason", "finalized_at"])
-            logger.error("match %s disputed: %s", match.pk, problem)
-            transaction.on_commit(
-                lambda: mail_admins(
-                    f"Knock: match {match_id} disputed", problem, fail_silently=True
-                )
-            )
-            return False
-        match.save(update_fields=["finalized_at"])
-        seats = list(match.seats.select_related("player"))
-        ratings_update(match=match, seats=seats)
-        _award(match, seats)
-    transaction.on_commit(lambda: match_finished.send(sender=Match, match_id=match_id))
-    return True
+        matches = list(
+            Match.objects.select_for_update()
+            .filter(pk__in=list(match_ids), status=Match.Status.FINISHED, finalized_at=None)
+            .order_by("pk")
+        )
+        now = timezone.now()
+        verified, disputed = [], []
+        for match in matches:
+            match.finalized_at = now
+            match.dispute_reason = match_verify(match=match) or ""
+            if match.dispute_reason:
+                match.status = Match.Status.DISPUTED
+                disputed.append(match)
+            else:
+                verified.append(match)
+        if matches:
+            Match.objects.bulk_update(matches, ["status", "dispute_reason", "finalized_at"])
+        seats_of = defaultdict(list)
+        for seat in (
+            Seat.objects.filter(match__in=verified)
+            .select_related("player")
+            .order_by("match_id", "index")
+        ):
+            seats_of[seat.match_id].append(seat)
+        ratings_update(matches=verified, seats_of=seats_of)
+        _award(verified, seats_of)
+    for match in disputed:
+        logger.error("match %s disputed: %s", match.pk, match.dispute_reason)
+        mail_admins(f"Knock: match {match.pk} disputed", match.dispute_reason, fail_silently=True)
+    finalized = [match.pk for match in verified]
+    if finalized:
+        match_finished.send(sender=Match, match_ids=finalized)
+    return set(finalized)
 
 
-def _award(match: Match, seats: list[Seat]) -> None:
-    """Counters, XP, winnings and unlocks for every seat, batched across the table."""
+def _award(matches: list[Match], seats_of: dict[int, list[Seat]]) -> None:
+    """Counters, XP, winnings and unlocks for every seat of these matches, in a few queries.
+
+    Counters carry over from one match to the next for a player seated in both.
+    """
     xp = settings.KNOCK_XP
-    stats = (match.result or {}).get("stats") or [{} for _ in seats]
-    winners = [seat for seat in seats if seat.placement == 1]
+    values = metrics_of_many(seat.player_id for match in matches for seat in seats_of[match.pk])
+    changed: dict[int, dict[str, int]] = defaultdict(dict)
+    grants = []
+    for match in matches:
+        seats = seats_of[match.pk]
+        stats = (match.result or {}).get("stats") or [{} for _ in seats]
+        winners = [seat for seat in seats if seat.placement == 1]
+        for seat in seats:
+            mine = stats[seat.index] if seat.index < len(stats) else {}
+            won = seat.placement == 1 and len(winners) == 1
+            before = values[seat.player_id]
+            counts = {
+                Metric.MATCHES_PLAYED: 1,
+                Metric.MATCHES_WON: int(won),
+                Metric.HANDS_WON: mine.get("hands_won", 0),
+                Metric.GINS: mine.get("gins", 0),
+                Metric.BIG_GINS: mine.get("big_gins", 0),
+                Metric.UNDERCUTS: mine.get("undercuts", 0),
+            }
+            updated = {m: before.get(m, 0) + n for m, n in counts.items() if n}
+            streak = before.get(Metric.WIN_STREAK, 0) + 1 if won else 0
+            updated[Metric.WIN_STREAK] = streak
+            updated[Metric.BEST_WIN_STREAK] = max(streak, before.get(Metric.BEST_WIN_STREAK, 0))
+            before.update(updated)
+            changed[seat.player_id].update(updated)
+            amount = (
+                xp["played"]
+                + xp["won"] * int(won)
+                + xp["hand_won"] * mine.get("hands_won", 0)
+                + xp["gin"] * mine.get("gins", 0)
+                + xp["big_gin"] * mine.get("big_gins", 0)
+                + xp["undercut"] * mine.get("undercuts", 0)
+            )
+            grants.append(XpGrant(seat.player_id, amount, f"Match {match.pk}", f"match:{match.pk}"))
+        _pay_winnings(match, seats, winners)
+    metrics_write_many(values=changed)
+    xp_grant_many(grants=grants)
+    progress_evaluate_many(player_ids=sorted(changed))
+
+
+def _pay_winnings(match: Match, seats: list[Seat], winners: list[Seat]) -> None:
+    """The humans' entry fees go to the human winners, split evenly."""
     pot = match.entry_fee * sum(1 for seat in seats if not seat.player.is_bot)
     human_winners = [seat for seat in winners if not seat.player.is_bot]
-    before = metrics_of_many(seat.player_id for seat in seats)
-    after: dict[int, dict[str, int]] = {}
-    amounts: dict[int, int] = {}
-    for seat in seats:
-        mine = stats[seat.index] if seat.index < len(stats) else {}
-        won = seat.placement == 1 and len(winners) == 1
-        values = before[seat.player_id]
-        counts = {
-            Metric.MATCHES_PLAYED: 1,
-            Metric.MATCHES_WON: int(won),
-            Metric.HANDS_WON: mine.get("hands_won", 0),
-            Metric.GINS: mine.get("gins", 0),
-            Metric.BIG_GINS: mine.get("big_gins", 0),
-            Metric.UNDERCUTS: mine.get("undercuts", 0),
-        }
-        updated = {m: values.get(m, 0) + n for m, n in counts.items() if n}
-        streak = values.get(Metric.WIN_STREAK, 0) + 1 if won else 0
-        updated[Metric.WIN_STREAK] = streak
-        updated[Metric.BEST_WIN_STREAK] = max(streak, values.get(Metric.BEST_WIN_STREAK, 0))
-        after[seat.player_id] = updated
-        amounts[seat.player_id] = (
-            xp["played"]
-            + xp["won"] * int(won)
-            + xp["hand_won"] * mine.get("hands_won", 0)
-            + xp["gin"] * mine.get("gins", 0)
-            + xp["big_gin"] * mine.get("big_gins", 0)
-            + xp["undercut"] * mine.get("undercuts", 0)
+    for seat in human_winners if pot else ():
+        coins_book(
+            player_id=seat.player_id,
+            amount=pot // len(human_winners),
+            reason=f"Winnings, match {match.pk}",
+            key=f"match:{match.pk}:pot",
         )
-    metrics_write_many(values=after)
-    xp_grant_many(amounts=amounts, reason=f"Match {match.pk}", key=f"match:{match.pk}")
-    if pot:
-        for seat in human_winners:
-            coins_book(
-                player_id=seat.player_id,
-                amount=pot // len(human_winners),
-                reason=f"Winnings, match {match.pk}",
-                key=f"match:{match.pk}:pot",
-            )
-    progress_evaluate_many(player_ids=[seat.player_id for seat in seats])

@@ -20,8 +20,9 @@ RETRY = {
 
 
 @shared_task(**RETRY)
-def play_bots(match_id: int) -> int:
-    return services.match_play_bots(match_id=match_id)
+def play_bots(*match_ids: int) -> int:
+    """Bot turns of one or many matches (a tournament round's), in one transaction."""
+    return sum(services.match_play_bots_many(match_ids=match_ids).values())
 
 
 @shared_task(**RETRY)
@@ -30,8 +31,9 @@ def turn_timeout(match_id: int, seq: int) -> str:
 
 
 @shared_task(**RETRY)
-def finalize_match(match_id: int) -> bool:
-    return services.match_finalize(match_id=match_id)
+def finalize_match(*match_ids: int) -> int:
+    """Finalize one or many finished matches; returns how many this delivery finalized."""
+    return len(services.match_finalize_many(match_ids=match_ids))
 
 
 @shared_task
@@ -64,6 +66,6 @@ def sweep_turn_deadlines() -> int:
             finished_at__lt=now - timedelta(minutes=1),
         ).values_list("pk", flat=True)
     )
-    for match_id in unfinalized:
-        finalize_match.delay(match_id)
+    if unfinalized:
+        finalize_match.delay(*unfinalized)
     return len(overdue) + len(unfinalized)

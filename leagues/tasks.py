@@ -21,9 +21,11 @@ def _now(now: str | None) -> datetime:
     return datetime.fromisoformat(now) if now else timezone.now()
 
 
-def on_match_finished(sender, match_id: int, **kwargs) -> None:
+def on_match_finished(sender, match_ids: list[int], **kwargs) -> None:
     """Receiver of gameplay's announcement: league fixtures get their result recorded."""
-    if Fixture.objects.filter(match_id=match_id).exists():
+    for match_id in Fixture.objects.filter(match_id__in=match_ids).values_list(
+        "match_id", flat=True
+    ):
         record_fixture.delay(match_id)
 
 

@@ -11,15 +11,19 @@ from tournaments.models import Table, TableMatch, Tournament
 START_BATCH = 50
 
 
-def enqueue_match_finished(sender, match_id: int, **kwargs) -> None:
-    """Receiver of gameplay's `match_finished` (sent after commit): hand the id to a worker."""
-    if TableMatch.objects.filter(match_id=match_id).exists():
-        match_finished.delay(match_id)
+def enqueue_match_finished(sender, match_ids: list[int], **kwargs) -> None:
+    """Receiver of gameplay's `match_finished` (sent after commit): hand the ids to a worker."""
+    ours = list(
+        TableMatch.objects.filter(match_id__in=match_ids).values_list("match_id", flat=True)
+    )
+    if ours:
+        match_finished.delay(*ours)
 
 
 @shared_task(acks_late=True)
-def match_finished(match_id: int) -> bool:
-    return services.table_match_finished(match_id=match_id)
+def match_finished(*match_ids: int) -> int:
+    """Record finished matches at their tables; returns how many this delivery recorded."""
+    return sum(services.table_match_finished(match_id=match_id) for match_id in match_ids)
 
 
 @shared_task(acks_late=True)
