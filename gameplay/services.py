@@ -22,6 +22,7 @@ from django.utils import timezone
 from openskill.models import PlackettLuce
 from rest_framework.authtoken.models import Token
 
+from config.db import bulk_update
 from config.errors import Conflict, DomainError, NotAllowed, NotFound
 from engine import IllegalAction, variants
 from gameplay import games
@@ -212,7 +213,7 @@ def xp_grant_many(*, grants: Iterable[XpGrant]) -> set[tuple[int, str]]:
             if reached:
                 player.level = max(level.number for level in reached)
                 reached_by[player] = reached
-        Player.objects.bulk_update(changed, ["xp", "level"])
+        bulk_update(changed, ["xp", "level"])
         for player, reached in reached_by.items():
             for level in reached:
                 if level.title_id:
@@ -416,7 +417,7 @@ def ratings_update(*, matches: list[Match], seats_of: dict[int, list[Seat]]) -> 
                     rating=rating, match=match, mu=new.mu, sigma=new.sigma, ordinal=rating.ordinal
                 )
             )
-    Rating.objects.bulk_update(
+    bulk_update(
         [locked[key] for key in sorted(wanted)],
         ["mu", "sigma", "ordinal", "rated_matches", "last_rated_at"],
     )
@@ -680,9 +681,9 @@ def _store_many(played: list[tuple[Match, object, list[dict]]]) -> None:
         else:
             to_move = next(seat for seat in match.seats.all() if seat.index == game.to_move)
             turns.append((_with_deadline(match, to_move.player), to_move.player))
-    Match.objects.bulk_update([match for match, _, _ in played], STORED_FIELDS)
+    bulk_update([match for match, _, _ in played], STORED_FIELDS)
     if placed:
-        Seat.objects.bulk_update(placed, ["score", "placement"])
+        bulk_update(placed, ["score", "placement"])
     _enqueue_turns(turns)
     if finished:
         transaction.on_commit(lambda: _finalize_later(finished))
@@ -834,7 +835,7 @@ def match_forfeit(*, match: Match, seat_index: int, reason: str) -> None:
     seats = _placed_seats(match, result)
     for seat in seats:
         seat.forfeited = seat.forfeited or seat.index == seat_index
-    Seat.objects.bulk_update(seats, ["score", "placement", "forfeited"])
+    bulk_update(seats, ["score", "placement", "forfeited"])
     match_id = match.pk
     transaction.on_commit(lambda: _finalize_later([match_id]))
 
@@ -891,7 +892,7 @@ def match_finalize_many(*, match_ids: Iterable[int]) -> set[int]:
             else:
                 verified.append(match)
         if matches:
-            Match.objects.bulk_update(matches, ["status", "dispute_reason", "finalized_at"])
+            bulk_update(matches, ["status", "dispute_reason", "finalized_at"])
         seats_of = defaultdict(list)
         for seat in (
             Seat.objects.filter(match__in=verified)

@@ -15,6 +15,7 @@ from django.db.models import Prefetch
 from django.utils import timezone
 from django.utils.text import slugify
 
+from config.db import bulk_update
 from config.errors import Conflict, DomainError
 from engine import variants
 from gameplay import services as gameplay
@@ -123,7 +124,7 @@ def _place_by_rating(league: League, divisions: list[Division]) -> None:
         for membership in members[start:end]:
             membership.division = division
         start = end
-    Membership.objects.bulk_update(members, ["division"])
+    bulk_update(members, ["division"])
 
 
 # --- seasons ---------------------------------------------------------------------------
@@ -310,7 +311,7 @@ def _move_players(season: Season) -> tuple[list[int], list[Standing]]:
             if row.champion:
                 champions.append(row)
             changed.append(row)
-    Standing.objects.bulk_update(changed, ["outcome", "champion"])
+    bulk_update(changed, ["outcome", "champion"])
     for division_id, player_ids in moves.items():
         Membership.objects.filter(league=season.league, player_id__in=player_ids).update(
             division_id=division_id
@@ -362,7 +363,7 @@ def round_open(*, round_id: int) -> int:
                 players=[seat.player for seat in fixture.seats.all()],
             )
             fixture.status = Fixture.Status.PLAYING
-        Fixture.objects.bulk_update(fixtures, ["match", "status"])
+        bulk_update(fixtures, ["match", "status"])
         rnd.opened_at = timezone.now()
         rnd.save(update_fields=["opened_at"])
     return len(fixtures)
@@ -432,7 +433,7 @@ def _apply_result(rnd: Round, fixture: Fixture, match: Match) -> None:
         seat.place = result.places[seat.player_id]
         seat.game_points = result.points[seat.player_id]
         seat.outcome = outcome[seat.player_id]
-    FixtureSeat.objects.bulk_update(seats, ["place", "game_points", "outcome"])
+    bulk_update(seats, ["place", "game_points", "outcome"])
     award = {"W": league.points_win, "D": league.points_draw, "L": league.points_loss}
     ordinal = _ordinals(result.places, league.variant)
     rows = list(
@@ -451,7 +452,7 @@ def _apply_result(rnd: Round, fixture: Fixture, match: Match) -> None:
         row.game_against += total - result.points[row.player_id]
         row.form = (row.form + mark)[-standings.FORM_LENGTH :]
         row.rating = ordinal[row.player_id]
-    Standing.objects.bulk_update(
+    bulk_update(
         rows,
         ["played", "won", "drawn", "lost", "points", "game_for", "game_against", "form", "rating"],
     )
@@ -584,7 +585,7 @@ def _rank(season: Season, division_ids: Sequence[int] | None) -> None:
         rank_of = {r.player: r.rank for r in ranked}
         for row in division_rows:
             row.previous_rank, row.rank = row.rank, rank_of[row.player_id]
-    Standing.objects.bulk_update(rows, ["previous_rank", "rank"])
+    bulk_update(rows, ["previous_rank", "rank"])
 
 
 def _row(row: Standing) -> standings.Row:

@@ -28,6 +28,7 @@ from django.db import connection, transaction
 from django.db.models import Case, Exists, F, FilteredRelation, OuterRef, Q, Subquery, Value, When
 from django.utils import timezone
 
+from config.db import bulk_update
 from config.errors import Conflict, DomainError, NotAllowed, NotFound
 from engine import variants
 from gameplay import services as gameplay
@@ -365,7 +366,7 @@ def _close_check_in(tournament: Tournament) -> dict:
     for entry in dropped:
         _refund(entry, f"Refund, no check-in at {tournament.name}")
         entry.status = Entry.Status.DROPPED
-    Entry.objects.bulk_update(dropped, ["status", "fee_paid"])
+    bulk_update(dropped, ["status", "fee_paid"])
     promoted = 0
     if tournament.max_entries is not None:
         free = tournament.max_entries - _admitted_count(tournament)
@@ -676,13 +677,30 @@ def _seats(table: Table) -> list[TableSeat]:
 
 def table_start(*, table_id: int, now: datetime | None = None) -> str:
     """Start a waiting table whose players are all present (a task calls this after the draw)."""
+    return table_start_many(table_ids=[table_id], now=now).get(table_id, "not_waiting")
+
+
+def table_start_many(*, table_ids: list[int], now: datetime | None = None) -> dict[int, str]:
+    """Start waiting tables together: their first matches are created in one batch."""
+    now = now or timezone.now()
+    outcomes = {}
     with transaction.atomic():
-        table = _lock_table(table_id)
-        if table is None or table.status != Table.Status.WAITING:
-            return "not_waiting"
-        if table.tournament.status != Tournament.Status.RUNNING:
-            return "not_running"
-        return _proceed(table, now or timezone.now())
+        starts: list[Start] = []
+        tables = (
+            Table.objects.select_for_update(of=("self",))
+            .select_related("tournament")
+            .filter(pk__in=table_ids)
+            .order_by("pk")  # the bracket's order, like every advance
+        )
+        for table in tables:
+            if table.status != Table.Status.WAITING:
+                outcomes[table.pk] = "not_waiting"
+            elif table.tournament.status != Tournament.Status.RUNNING:
+                outcomes[table.pk] = "not_running"
+            else:
+                outcomes[table.pk] = _proceed(table, now, starts)
+        _start_matches(starts)
+    return outcomes
 
 
 def table_deadline(*, table_id: int, now: datetime | None = None) -> str:
@@ -708,11 +726,13 @@ def table_show_up(*, table_id: int, player: Player, now: datetime | None = None)
         if not seat.present:
             seat.present = True
             seat.save(update_fields=["present"])
-        _proceed(table, now or timezone.now())
+        starts: list[Start] = []
+        _proceed(table, now or timezone.now(), starts)
+        _start_matches(starts)
     return table
 
 
-def _proceed(table: Table, now: datetime) -> str:
+def _proceed(table: Table, now: datetime, starts: list[Start]) -> str:
     """Decide a waiting table: walk it over, start its next match, or keep waiting."""
     seats = _seats(table)
     live = [s for s in seats if not s.forfeited]
@@ -726,10 +746,10 @@ def _proceed(table: Table, now: datetime) -> str:
     shape = bracket_of(table.tournament)
     ranking = bk.walkover(shape, _ref(table), [s.entry_id for s in live])
     if ranking is not None:
-        _finish_table(table, seats, ranking, walkover=True, now=now)
+        _finish_table(table, seats, ranking, walkover=True, now=now, starts=starts)
         return "walkover"
     if all(s.present for s in live):
-        _next_match(table, live)
+        _next_match(table, live, starts)
         return "started"
     return "waiting"
 
@@ -738,58 +758,99 @@ def _ref(table: Table) -> bk.TableRef:
     return bk.TableRef(table.round_number, table.position)
 
 
-def _next_match(table: Table, live: list[TableSeat]) -> Match:
-    tournament = table.tournament
-    number = table.games_played + 1
-    match = gameplay.match_create(
-        variant=tournament.variant,
-        options=tournament.options,
-        players=[s.entry.player for s in live],
-        seed=_match_seed(tournament, table, number),
-        turn_seconds=tournament.turn_seconds,
-    )
-    TableMatch.objects.create(table=table, match=match, number=number)
+class Start(NamedTuple):
+    """A match a table is about to play; `_start_matches` creates a batch of them at once."""
+
+    table: Table
+    live: list[TableSeat]
+    number: int
+
+
+def _next_match(table: Table, live: list[TableSeat], starts: list[Start]) -> None:
     table.status = Table.Status.PLAYING
     table.deadline = None
-    table.save(update_fields=TABLE_STATE)
-    return match
+    starts.append(Start(table, live, table.games_played + 1))
+
+
+def _start_matches(starts: list[Start]) -> None:
+    """Create the matches of the tables that start, link them and store those tables.
+
+    One batch for all of them: their bot turns then go to a worker as one task.
+    """
+    if not starts:
+        return
+    matches = gameplay.match_create_many(
+        specs=[
+            gameplay.NewMatch(
+                variant=start.table.tournament.variant,
+                options=start.table.tournament.options,
+                players=[seat.entry.player for seat in start.live],
+                seed=_match_seed(start.table.tournament, start.table, start.number),
+                turn_seconds=start.table.tournament.turn_seconds,
+            )
+            for start in starts
+        ]
+    )
+    TableMatch.objects.bulk_create(
+        TableMatch(table=start.table, match=match, number=start.number)
+        for start, match in zip(starts, matches, strict=True)
+    )
+    bulk_update([start.table for start in starts], TABLE_STATE)
 
 
 def table_match_finished(*, match_id: int) -> bool:
-    """Count a finalized match at its table and move the bracket on; once per match.
+    """Count a finalized match at its table and move the bracket on; once per match."""
+    return match_id in table_matches_finished(match_ids=[match_id])
 
-    True only for the call that recorded it: a duplicate delivery, or two deliveries at
-    once, find `recorded` set under the table lock and return False.
+
+def table_matches_finished(*, match_ids: list[int]) -> set[int]:
+    """Count finalized matches at their tables and move the bracket on; once per match.
+
+    Returns the ids this call recorded: a duplicate delivery, or two deliveries at once,
+    find them recorded under the table locks. The next matches this opens are created in
+    one batch.
     """
     with transaction.atomic(durable=True):
-        # The table lock serialises results, show-ups and disqualifications at this table.
-        # The rows read with it are not locked: a finalized match and a round no longer
-        # change, and `recorded` is claimed below, once the lock is held.
-        record = (
+        # The table locks serialise results, show-ups and disqualifications at each table,
+        # taken in the bracket's (primary-key) order. The rows read with them are not
+        # locked: a finalized match and a round no longer change.
+        records = list(
             TableMatch.objects.select_for_update(of=("table",))
             .select_related("match", "table__tournament", "table__round")
-            .filter(match_id=match_id)
-            .first()
+            .filter(match_id__in=list(match_ids))
+            .order_by("table_id", "number")
         )
-        if record is None or record.match.finalized_at is None:
-            return False
-        table, match = record.table, record.match
-        if match.status != Match.Status.FINISHED:
-            logger.error(
-                "tournament match %s is %s; the organiser must act", match.pk, match.status
-            )
-            return False
-        if not TableMatch.objects.filter(pk=record.pk, recorded=False).update(recorded=True):
-            return False
-        if table.status != Table.Status.PLAYING:
-            return False
-        if table.tournament.status != Tournament.Status.RUNNING:
-            return False
-        _count_match(table, match)
-    return True
+        # Read again now that the locks are held: a delivery that waited sees the
+        # recording of the one it waited for.
+        unrecorded = set(
+            TableMatch.objects.filter(
+                pk__in=[record.pk for record in records], recorded=False
+            ).values_list("pk", flat=True)
+        )
+        counted = []
+        for record in records:
+            match = record.match
+            if record.pk not in unrecorded or match.finalized_at is None:
+                continue
+            if match.status != Match.Status.FINISHED:
+                logger.error(
+                    "tournament match %s is %s; the organiser must act", match.pk, match.status
+                )
+                continue
+            counted.append(record)
+        TableMatch.objects.filter(pk__in=[record.pk for record in counted]).update(recorded=True)
+        starts: list[Start] = []
+        for record in counted:
+            table = record.table
+            if table.status == Table.Status.PLAYING and (
+                table.tournament.status == Tournament.Status.RUNNING
+            ):
+                _count_match(table, record.match, starts)
+        _start_matches(starts)
+    return {record.match_id for record in counted}
 
 
-def _count_match(table: Table, match: Match) -> None:
+def _count_match(table: Table, match: Match, starts: list[Start]) -> None:
     """Add the match to the series totals; what happens next (another match or the
     finish) stores the table and its seats in the same writes."""
     # Each table seat with its seat in the match, in one read; a seat that sat the match
@@ -825,10 +886,10 @@ def _count_match(table: Table, match: Match) -> None:
         )
         ranking = tuple(s.entry_id for s in live)
     if ranking is None:
-        TableSeat.objects.bulk_update(seats, SEAT_STATE)
-        _next_match(table, live)
+        bulk_update(seats, SEAT_STATE)
+        _next_match(table, live, starts)
     else:
-        _finish_table(table, seats, ranking, walkover=False, now=now)
+        _finish_table(table, seats, ranking, walkover=False, now=now, starts=starts)
 
 
 def _series_over(table: Table, live: list[TableSeat]) -> bool:
@@ -840,7 +901,13 @@ def _series_over(table: Table, live: list[TableSeat]) -> bool:
 
 
 def _finish_table(
-    table: Table, seats: list[TableSeat], ranking, *, walkover: bool, now: datetime
+    table: Table,
+    seats: list[TableSeat],
+    ranking,
+    *,
+    walkover: bool,
+    now: datetime,
+    starts: list[Start],
 ) -> None:
     """Record the finishing order, seat who goes through, open tables that are now fed."""
     tournament = table.tournament
@@ -850,7 +917,7 @@ def _finish_table(
     place = {entry_id: i for i, entry_id in enumerate(ranking, start=1)}
     for seat in seats:
         seat.finish = place.get(seat.entry_id)
-    TableSeat.objects.bulk_update(seats, SEAT_STATE)
+    bulk_update(seats, SEAT_STATE)
     spec = shape.table(_ref(table))
     moves = bk.advance(shape, spec.ref, ranking)
     seated_ids = [s.entry_id for s in seats]
@@ -873,12 +940,14 @@ def _finish_table(
     seat_of = {s.entry_id: s for s in seats}
     targets = {(slot.table.round, slot.table.position) for slot in spec.feeds_into}
     if targets:
-        _feed(tournament, targets, moves, seat_of, now)
+        _feed(tournament, targets, moves, seat_of, now, starts)
     if table.round_number == shape.n_rounds:
         _maybe_finish_tournament(tournament.pk, now)
 
 
-def _feed(tournament, targets, moves, seat_of: dict[int, TableSeat], now: datetime) -> None:
+def _feed(
+    tournament, targets, moves, seat_of: dict[int, TableSeat], now: datetime, starts: list[Start]
+) -> None:
     """Seat the players going through and count this feeder at each next table."""
     wanted = Q()
     for round_number, position in targets:
@@ -910,7 +979,7 @@ def _feed(tournament, targets, moves, seat_of: dict[int, TableSeat], now: dateti
             if tournament.show_up_seconds:
                 row.deadline = now + timedelta(seconds=tournament.show_up_seconds)
         # A walkover or a started match stores the row along with its own changes.
-        if not ready or _proceed(row, now) == "waiting":
+        if not ready or _proceed(row, now, starts) == "waiting":
             row.save(update_fields=TABLE_STATE)
 
 
@@ -1064,7 +1133,9 @@ def _entry_forfeit(*, entry_id: int, status: str, reason: str) -> None:
             mine.forfeited = True
             mine.save(update_fields=["forfeited"])
             if table.status == Table.Status.WAITING:
-                _proceed(table, timezone.now())
+                starts: list[Start] = []
+                _proceed(table, timezone.now(), starts)
+                _start_matches(starts)
             elif table.status == Table.Status.PLAYING:
                 _forfeit_match(table, mine.entry.player_id, reason)
             return
@@ -1101,7 +1172,7 @@ def tournament_cancel(*, tournament_id: int, by=None) -> Tournament:
         paid = list(Entry.objects.select_for_update().filter(tournament=tournament, fee_paid__gt=0))
         for entry in paid:
             _refund(entry, f"Refund, {tournament.name} was cancelled")
-        Entry.objects.bulk_update(paid, ["fee_paid"])
+        bulk_update(paid, ["fee_paid"])
     return tournament
 
 

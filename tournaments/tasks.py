@@ -23,15 +23,14 @@ def enqueue_match_finished(sender, match_ids: list[int], **kwargs) -> None:
 @shared_task(acks_late=True)
 def match_finished(*match_ids: int) -> int:
     """Record finished matches at their tables; returns how many this delivery recorded."""
-    return sum(services.table_match_finished(match_id=match_id) for match_id in match_ids)
+    return len(services.table_matches_finished(match_ids=list(match_ids)))
 
 
 @shared_task(acks_late=True)
 def start_tables(tournament_id: int) -> int:
     """Start a batch of ready tables, then re-enqueue while more remain (long draws)."""
     ids = services.waiting_tables(tournament_id=tournament_id, limit=START_BATCH)
-    for table_id in ids:
-        services.table_start(table_id=table_id)
+    services.table_start_many(table_ids=ids)
     if len(ids) == START_BATCH:
         start_tables.delay(tournament_id)
     return len(ids)

@@ -315,27 +315,28 @@ def test_recording_a_result_that_starts_the_next_table_takes_few_queries(monkeyp
     play_match(first)  # the final waits for the other semi-final
     gameplay.match_play_bots(match_id=second)
     gameplay.match_finalize(match_id=second)
-    create, creating = gameplay.match_create, []
+    create, creating = gameplay.match_create_many, []
 
     def counted_create(**kwargs):
         start = len(queries)
-        match = create(**kwargs)
+        matches = create(**kwargs)
         creating.append(len(queries) - start)
-        return match
+        return matches
 
-    monkeypatch.setattr(gameplay, "match_create", counted_create)
+    monkeypatch.setattr(gameplay, "match_create_many", counted_create)
     with CaptureQueriesContext(connection) as queries:
         assert services.table_match_finished(match_id=second)
     final = table(tournament, 2, 0)
     assert final.status == "playing" and final.feeders_done == 2
     assert len(seated(tournament, 2, 0)) == 2
     assert statuses(tournament) == {"playing": 2, "eliminated": 2}
-    # Tournaments' own queries (gameplay counts match_create's): lock with the match and
-    # round, claim, seats with results, table, seats, entries; lock the final, seat the
-    # winner, read its seats, link the new match, table; and the savepoint pair the durable
-    # block becomes inside the test's transaction.
+    # Tournaments' own queries (gameplay counts match_create_many's): lock with the match
+    # and round, read which are unrecorded, claim, seats with results, table, seats,
+    # entries; lock the final, seat the winner, read its seats, link the new match, store
+    # the final; and the savepoint pair the durable block becomes inside the test's
+    # transaction.
     assert len(creating) == 1
-    assert len(queries) - creating[0] == 13
+    assert len(queries) - creating[0] == 14
 
 
 # --- walkovers, no-shows, disqualification, withdrawal ---------------------------------------

@@ -1,0 +1,61 @@
+"""config.db.bulk_update writes exactly what Django's bulk_update writes, in one statement."""
+
+from datetime import UTC, datetime
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from config.db import bulk_update
+from gameplay.models import Match
+
+pytestmark = pytest.mark.django_db
+
+FIELDS = ["log", "seq", "to_move", "state", "turn_deadline", "status", "result", "finished_at"]
+
+
+def matches(count: int) -> list[Match]:
+    return Match.objects.bulk_create(
+        Match(variant="gin", options={}, players=2, seed=f"s{i}", commitment="c", state=b"")
+        for i in range(count)
+    )
+
+
+def changed(match: Match, i: int) -> Match:
+    """Every kind of column the services store: JSON (list, object, null), bytes, nullable
+    integers and timestamps, text."""
+    match.log = [{"seat": i % 2, "action": {"type": "discard", "card": "AS"}}] * i
+    match.seq = i
+    match.to_move = None if i % 2 else 1
+    match.state = bytes([i, 0, 255]) * i
+    match.turn_deadline = None if i % 3 else datetime(2026, 11, 30, 12, i, tzinfo=UTC)
+    match.status = Match.Status.FINISHED if i % 2 else Match.Status.ACTIVE
+    match.result = None if i % 4 == 0 else {"winner": i % 2, "scores": [i, 0], "quote": "it's"}
+    match.finished_at = datetime(2026, 11, 30, 13, i, tzinfo=UTC) if i % 2 else None
+    return match
+
+
+def stored(ids: list[int]) -> list[tuple]:
+    rows = Match.objects.filter(pk__in=ids).order_by("pk").values_list(*FIELDS)
+    return [tuple(bytes(v) if isinstance(v, memoryview) else v for v in row) for row in rows]
+
+
+def test_bulk_update_matches_djangos_in_one_statement():
+    ours, djangos = matches(6), matches(6)
+    with CaptureQueriesContext(connection) as queries:
+        bulk_update([changed(m, i) for i, m in enumerate(ours)], FIELDS)
+    Match.objects.bulk_update([changed(m, i) for i, m in enumerate(djangos)], FIELDS)
+    assert stored([m.pk for m in ours]) == stored([m.pk for m in djangos])
+    assert len(queries) == 1
+
+
+def test_bulk_update_of_nothing_sends_nothing():
+    with CaptureQueriesContext(connection) as queries:
+        bulk_update([], FIELDS)
+    assert len(queries) == 0
+
+
+def test_bulk_update_refuses_the_same_row_twice():
+    [match] = matches(1)
+    with pytest.raises(ValueError, match="same row twice"):
+        bulk_update([match, match], ["seq"])
