@@ -25,7 +25,7 @@ from functools import lru_cache
 from typing import NamedTuple
 
 from django.db import connection, transaction
-from django.db.models import Case, Exists, F, FilteredRelation, OuterRef, Q, Subquery, Value, When
+from django.db.models import Exists, OuterRef, Q, Subquery
 from django.utils import timezone
 
 from config.db import bulk_update
@@ -659,20 +659,90 @@ def _store_numbers(numbers: list[tuple[int, int]], field: str, extra: dict | Non
 # What play changes on a table row and its seats. Every writer holds the table lock and
 # loaded the rows under it, so storing them whole lets one UPDATE carry several steps.
 TABLE_STATE = ["feeders_done", "status", "deadline", "walkover", "games_played", "finished_at"]
-SEAT_STATE = ["points", "placement_sum", "wins", "forfeited", "finish"]
+SEAT_STATE = ["points", "placement_sum", "wins", "forfeited", "finish", "present"]
 
 
-def _lock_table(table_id: int) -> Table | None:
-    return (
-        Table.objects.select_for_update(of=("self",))
-        .select_related("tournament")
-        .filter(pk=table_id)
-        .first()
-    )
+class Start(NamedTuple):
+    """A match a table is about to play; the batch creates all of them at once."""
+
+    table: Table
+    live: list[TableSeat]
+    number: int
 
 
-def _seats(table: Table) -> list[TableSeat]:
-    return list(table.seats.select_related("entry__player").order_by("index"))
+class Batch:
+    """What one transaction changes in the bracket, written together when it is done.
+
+    Each table is locked and loaded once, with its seats, and kept here: a table fed by
+    two tables of the batch sees both feeds, and every row is written once, at the end.
+    Locks are taken as tables are first needed, forward through the bracket.
+    """
+
+    def __init__(self, now: datetime):
+        self.now = now
+        self.tables: dict[int, Table] = {}
+        self.seats: dict[int, list[TableSeat]] = {}
+        self.new_seats: list[TableSeat] = []
+        self.out_round: dict[int, int] = {}
+        self.knocked_out: set[int] = set()
+        self.starts: list[Start] = []
+        self.finals: set[int] = set()
+
+    def lock(self, tables) -> list[Table]:
+        """Lock and load these tables (a queryset) and their seats, in primary-key order."""
+        rows = list(
+            tables.select_for_update(of=("self",))
+            .select_related("tournament", "round")
+            .exclude(pk__in=list(self.tables))
+            .order_by("pk")
+        )
+        for row in rows:
+            self.tables[row.pk] = row
+            self.seats[row.pk] = []
+        for seat in (
+            TableSeat.objects.filter(table__in=rows)
+            .select_related("entry__player")
+            .order_by("table_id", "index")
+        ):
+            self.seats[seat.table_id].append(seat)
+        return rows
+
+    def lock_refs(self, tournament: Tournament, refs) -> dict[bk.TableRef, Table]:
+        """Lock the tables at these bracket positions, unless held already; by position."""
+        held = {_ref(t): t for t in self.tables.values() if t.tournament_id == tournament.pk}
+        missing = Q()
+        for ref in set(refs) - set(held):
+            missing |= Q(round_number=ref.round, position=ref.position)
+        if missing:
+            for row in self.lock(Table.objects.filter(missing, tournament=tournament)):
+                held[_ref(row)] = row
+        return held
+
+    def seat(self, table: Table, seat: TableSeat) -> None:
+        self.seats[table.pk].append(seat)
+        self.new_seats.append(seat)
+
+    def write(self) -> None:
+        """Store everything, create the matches that start, then finish tournaments."""
+        TableSeat.objects.bulk_create(self.new_seats)
+        created = {id(seat) for seat in self.new_seats}
+        bulk_update(
+            [s for seats in self.seats.values() for s in seats if id(s) not in created],
+            SEAT_STATE,
+        )
+        bulk_update(list(self.tables.values()), TABLE_STATE)
+        by_round = defaultdict(list)
+        for entry_id, round_number in self.out_round.items():
+            by_round[round_number].append(entry_id)
+        for round_number, entry_ids in by_round.items():
+            Entry.objects.filter(pk__in=entry_ids).update(out_round=round_number)
+        if self.knocked_out:
+            Entry.objects.filter(pk__in=self.knocked_out, status=Entry.Status.PLAYING).update(
+                status=Entry.Status.ELIMINATED
+            )
+        _start_matches(self.starts)
+        for tournament_id in sorted(self.finals):
+            _maybe_finish_tournament(tournament_id, self.now)
 
 
 def table_start(*, table_id: int, now: datetime | None = None) -> str:
@@ -682,24 +752,17 @@ def table_start(*, table_id: int, now: datetime | None = None) -> str:
 
 def table_start_many(*, table_ids: list[int], now: datetime | None = None) -> dict[int, str]:
     """Start waiting tables together: their first matches are created in one batch."""
-    now = now or timezone.now()
     outcomes = {}
     with transaction.atomic():
-        starts: list[Start] = []
-        tables = (
-            Table.objects.select_for_update(of=("self",))
-            .select_related("tournament")
-            .filter(pk__in=table_ids)
-            .order_by("pk")  # the bracket's order, like every advance
-        )
-        for table in tables:
+        batch = Batch(now or timezone.now())
+        for table in batch.lock(Table.objects.filter(pk__in=table_ids)):
             if table.status != Table.Status.WAITING:
                 outcomes[table.pk] = "not_waiting"
             elif table.tournament.status != Tournament.Status.RUNNING:
                 outcomes[table.pk] = "not_running"
             else:
-                outcomes[table.pk] = _proceed(table, now, starts)
-        _start_matches(starts)
+                outcomes[table.pk] = _proceed(table, batch)
+        batch.write()
     return outcomes
 
 
@@ -711,10 +774,11 @@ def table_deadline(*, table_id: int, now: datetime | None = None) -> str:
 def table_show_up(*, table_id: int, player: Player, now: datetime | None = None) -> Table:
     """A player takes their seat; the table starts once everybody has."""
     with transaction.atomic():
-        table = _lock_table(table_id)
+        batch = Batch(now or timezone.now())
+        [table] = batch.lock(Table.objects.filter(pk=table_id)) or [None]
         if table is None:
             raise NotFound("No such table.")
-        seat = table.seats.filter(entry__player=player).first()
+        seat = next((s for s in batch.seats[table.pk] if s.entry.player_id == player.pk), None)
         if seat is None:
             raise NotFound("You have no seat at this table.", code="no_seat")
         if table.status == Table.Status.PENDING:
@@ -723,33 +787,29 @@ def table_show_up(*, table_id: int, player: Player, now: datetime | None = None)
             raise Conflict("This table has started or finished.", code="table_started")
         if seat.forfeited:
             raise Conflict("Your seat was forfeited.", code="forfeited")
-        if not seat.present:
-            seat.present = True
-            seat.save(update_fields=["present"])
-        starts: list[Start] = []
-        _proceed(table, now or timezone.now(), starts)
-        _start_matches(starts)
+        seat.present = True
+        _proceed(table, batch)
+        batch.write()
     return table
 
 
-def _proceed(table: Table, now: datetime, starts: list[Start]) -> str:
+def _proceed(table: Table, batch: Batch) -> str:
     """Decide a waiting table: walk it over, start its next match, or keep waiting."""
-    seats = _seats(table)
+    seats = batch.seats[table.pk]
     live = [s for s in seats if not s.forfeited]
-    if table.deadline is not None and now >= table.deadline:
-        absent = [s for s in live if not s.present]
-        if absent:
-            TableSeat.objects.filter(pk__in=[s.pk for s in absent]).update(forfeited=True)
-            for s in absent:
-                s.forfeited = True
-            live = [s for s in live if s.present]
+    if table.deadline is not None and batch.now >= table.deadline:
+        for seat in live:
+            seat.forfeited = not seat.present
+        live = [s for s in live if s.present]
     shape = bracket_of(table.tournament)
     ranking = bk.walkover(shape, _ref(table), [s.entry_id for s in live])
     if ranking is not None:
-        _finish_table(table, seats, ranking, walkover=True, now=now, starts=starts)
+        _finish_table(table, ranking, walkover=True, batch=batch)
         return "walkover"
     if all(s.present for s in live):
-        _next_match(table, live, starts)
+        table.status = Table.Status.PLAYING
+        table.deadline = None
+        batch.starts.append(Start(table, live, table.games_played + 1))
         return "started"
     return "waiting"
 
@@ -758,25 +818,9 @@ def _ref(table: Table) -> bk.TableRef:
     return bk.TableRef(table.round_number, table.position)
 
 
-class Start(NamedTuple):
-    """A match a table is about to play; `_start_matches` creates a batch of them at once."""
-
-    table: Table
-    live: list[TableSeat]
-    number: int
-
-
-def _next_match(table: Table, live: list[TableSeat], starts: list[Start]) -> None:
-    table.status = Table.Status.PLAYING
-    table.deadline = None
-    starts.append(Start(table, live, table.games_played + 1))
-
-
 def _start_matches(starts: list[Start]) -> None:
-    """Create the matches of the tables that start, link them and store those tables.
-
-    One batch for all of them: their bot turns then go to a worker as one task.
-    """
+    """Create the matches of the tables that start, and link them; one batch for all of
+    them, so their bot turns go to a worker as one task."""
     if not starts:
         return
     matches = gameplay.match_create_many(
@@ -795,7 +839,6 @@ def _start_matches(starts: list[Start]) -> None:
         TableMatch(table=start.table, match=match, number=start.number)
         for start, match in zip(starts, matches, strict=True)
     )
-    bulk_update([start.table for start in starts], TABLE_STATE)
 
 
 def table_match_finished(*, match_id: int) -> bool:
@@ -807,30 +850,35 @@ def table_matches_finished(*, match_ids: list[int]) -> set[int]:
     """Count finalized matches at their tables and move the bracket on; once per match.
 
     Returns the ids this call recorded: a duplicate delivery, or two deliveries at once,
-    find them recorded under the table locks. The next matches this opens are created in
-    one batch.
+    find them recorded under the table locks. Everything it changes is written together,
+    and the next matches it opens are created in one batch.
     """
     with transaction.atomic(durable=True):
-        # The table locks serialise results, show-ups and disqualifications at each table,
-        # taken in the bracket's (primary-key) order. The rows read with them are not
-        # locked: a finalized match and a round no longer change.
+        batch = Batch(timezone.now())
+        # The table locks serialise results, show-ups and disqualifications at each table.
+        tables = TableMatch.objects.filter(match_id__in=list(match_ids)).values("table_id")
+        batch.lock(Table.objects.filter(pk__in=Subquery(tables)))
+        # Read now that the locks are held: a delivery that waited sees the recording of
+        # the one it waited for. A finalized match no longer changes.
         records = list(
-            TableMatch.objects.select_for_update(of=("table",))
-            .select_related("match", "table__tournament", "table__round")
-            .filter(match_id__in=list(match_ids))
+            TableMatch.objects.filter(
+                table_id__in=list(batch.tables), match_id__in=list(match_ids), recorded=False
+            )
+            .select_related("match")
             .order_by("table_id", "number")
         )
-        # Read again now that the locks are held: a delivery that waited sees the
-        # recording of the one it waited for.
-        unrecorded = set(
-            TableMatch.objects.filter(
-                pk__in=[record.pk for record in records], recorded=False
-            ).values_list("pk", flat=True)
-        )
+        # The tables these results feed, locked together (forward through the bracket).
+        fed, tournaments = defaultdict(set), {}
+        for table in list(batch.tables.values()):
+            tournaments[table.tournament_id] = table.tournament
+            feeds = bracket_of(table.tournament).table(_ref(table)).feeds_into
+            fed[table.tournament_id] |= {slot.table for slot in feeds}
+        for tournament_id, refs in sorted(fed.items()):
+            batch.lock_refs(tournaments[tournament_id], refs)
         counted = []
         for record in records:
             match = record.match
-            if record.pk not in unrecorded or match.finalized_at is None:
+            if match.finalized_at is None:
                 continue
             if match.status != Match.Status.FINISHED:
                 logger.error(
@@ -839,45 +887,38 @@ def table_matches_finished(*, match_ids: list[int]) -> set[int]:
                 continue
             counted.append(record)
         TableMatch.objects.filter(pk__in=[record.pk for record in counted]).update(recorded=True)
-        starts: list[Start] = []
+        results = defaultdict(dict)
+        for seat in Seat.objects.filter(match_id__in=[record.match_id for record in counted]):
+            results[seat.match_id][seat.player_id] = seat
         for record in counted:
-            table = record.table
+            table = batch.tables[record.table_id]
             if table.status == Table.Status.PLAYING and (
                 table.tournament.status == Tournament.Status.RUNNING
             ):
-                _count_match(table, record.match, starts)
-        _start_matches(starts)
+                _count_match(table, record.match, results[record.match_id], batch)
+        batch.write()
     return {record.match_id for record in counted}
 
 
-def _count_match(table: Table, match: Match, starts: list[Start]) -> None:
-    """Add the match to the series totals; what happens next (another match or the
-    finish) stores the table and its seats in the same writes."""
-    # Each table seat with its seat in the match, in one read; a seat that sat the match
-    # out (forfeited before it) has none.
-    in_match = Q(entry__player__seats__match=match)
-    seats = list(
-        table.seats.select_related("entry__player")
-        .annotate(played=FilteredRelation("entry__player__seats", condition=in_match))
-        .annotate(
-            match_score=F("played__score"),
-            match_placement=F("played__placement"),
-            match_forfeited=F("played__forfeited"),
-        )
-        .order_by("index")
-    )
+def _count_match(table: Table, match: Match, played: dict[int, Seat], batch: Batch) -> None:
+    """Add the match to the series totals, then start the next match or finish the table.
+
+    `played` holds the match's seats by player; a table seat forfeited before the match
+    has none.
+    """
+    seats = batch.seats[table.pk]
     decided = (match.result or {}).get("winner") is not None
     for seat in seats:
-        if seat.match_forfeited is None:
+        mine = played.get(seat.entry.player_id)
+        if mine is None:
             continue
-        seat.points += seat.match_score or 0
-        seat.placement_sum += seat.match_placement or match.players
-        seat.wins += int(seat.match_placement == 1 and decided)
-        seat.forfeited = seat.forfeited or seat.match_forfeited
+        seat.points += mine.score or 0
+        seat.placement_sum += mine.placement or match.players
+        seat.wins += int(mine.placement == 1 and decided)
+        seat.forfeited = seat.forfeited or mine.forfeited
     table.games_played += 1
     live = [s for s in seats if not s.forfeited]
     shape = bracket_of(table.tournament)
-    now = timezone.now()
     ranking = bk.walkover(shape, _ref(table), [s.entry_id for s in live])
     if ranking is None and _series_over(table, live):
         lower_wins = table.tournament.variant in gameplay.LOWER_SCORE_WINS
@@ -886,10 +927,9 @@ def _count_match(table: Table, match: Match, starts: list[Start]) -> None:
         )
         ranking = tuple(s.entry_id for s in live)
     if ranking is None:
-        bulk_update(seats, SEAT_STATE)
-        _next_match(table, live, starts)
+        batch.starts.append(Start(table, live, table.games_played + 1))
     else:
-        _finish_table(table, seats, ranking, walkover=False, now=now, starts=starts)
+        _finish_table(table, ranking, walkover=False, batch=batch)
 
 
 def _series_over(table: Table, live: list[TableSeat]) -> bool:
@@ -900,87 +940,55 @@ def _series_over(table: Table, live: list[TableSeat]) -> bool:
     return len(live) == 2 and max(s.wins for s in live) > best_of // 2
 
 
-def _finish_table(
-    table: Table,
-    seats: list[TableSeat],
-    ranking,
-    *,
-    walkover: bool,
-    now: datetime,
-    starts: list[Start],
-) -> None:
+def _finish_table(table: Table, ranking, *, walkover: bool, batch: Batch) -> None:
     """Record the finishing order, seat who goes through, open tables that are now fed."""
     tournament = table.tournament
     shape = bracket_of(tournament)
-    table.status, table.walkover, table.finished_at = Table.Status.DONE, walkover, now
-    table.save(update_fields=TABLE_STATE)
+    table.status, table.walkover, table.finished_at = Table.Status.DONE, walkover, batch.now
+    seats = batch.seats[table.pk]
     place = {entry_id: i for i, entry_id in enumerate(ranking, start=1)}
     for seat in seats:
         seat.finish = place.get(seat.entry_id)
-    bulk_update(seats, SEAT_STATE)
     spec = shape.table(_ref(table))
     moves = bk.advance(shape, spec.ref, ranking)
-    seated_ids = [s.entry_id for s in seats]
     going_on = {m.entry for m in moves}
-    knocked_out = [e for e in seated_ids if e not in going_on]
-    changes = {}
-    if not table.third_place:
-        changes["out_round"] = table.round_number
-    if spec.feeds_into and knocked_out:
-        changes["status"] = Case(
-            When(
-                pk__in=knocked_out,
-                status=Entry.Status.PLAYING,
-                then=Value(Entry.Status.ELIMINATED),
-            ),
-            default=F("status"),
-        )
-    if changes:
-        Entry.objects.filter(pk__in=seated_ids).update(**changes)
-    seat_of = {s.entry_id: s for s in seats}
-    targets = {(slot.table.round, slot.table.position) for slot in spec.feeds_into}
+    for seat in seats:
+        if not table.third_place:
+            batch.out_round[seat.entry_id] = table.round_number
+        if spec.feeds_into and seat.entry_id not in going_on:
+            batch.knocked_out.add(seat.entry_id)
+    targets = {slot.table for slot in spec.feeds_into}
     if targets:
-        _feed(tournament, targets, moves, seat_of, now, starts)
+        _feed(tournament, targets, moves, {s.entry_id: s for s in seats}, batch)
     if table.round_number == shape.n_rounds:
-        _maybe_finish_tournament(tournament.pk, now)
+        batch.finals.add(tournament.pk)
 
 
-def _feed(
-    tournament, targets, moves, seat_of: dict[int, TableSeat], now: datetime, starts: list[Start]
-) -> None:
+def _feed(tournament, targets, moves, seat_of: dict[int, TableSeat], batch: Batch) -> None:
     """Seat the players going through and count this feeder at each next table."""
-    wanted = Q()
-    for round_number, position in targets:
-        wanted |= Q(round_number=round_number, position=position)
-    # Locked in primary-key order (the bracket's order), like every advance.
-    rows = list(
-        Table.objects.select_for_update(of=("self",))
-        .select_related("tournament")
-        .filter(wanted, tournament=tournament)
-        .order_by("pk")
-    )
-    by_ref = {_ref(row): row for row in rows}
+    by_ref = batch.lock_refs(tournament, targets)
     everyone_present = not tournament.show_up_seconds
-    TableSeat.objects.bulk_create(
-        TableSeat(
-            table=by_ref[move.slot.table],
-            index=move.slot.seat,
-            entry_id=move.entry,
-            seed=seat_of[move.entry].seed,
-            present=everyone_present or seat_of[move.entry].entry.player.is_bot,
+    for move in moves:
+        entry = seat_of[move.entry].entry
+        batch.seat(
+            by_ref[move.slot.table],
+            TableSeat(
+                table=by_ref[move.slot.table],
+                index=move.slot.seat,
+                entry=entry,
+                seed=seat_of[move.entry].seed,
+                present=everyone_present or entry.player.is_bot,
+            ),
         )
-        for move in moves
-    )
-    for row in rows:
+    for ref in sorted(targets):
+        row = by_ref[ref]
         row.feeders_done += 1
-        ready = row.feeders_done == row.feeders_total
-        if ready:
+        if row.feeders_done == row.feeders_total:
             row.status = Table.Status.WAITING
             if tournament.show_up_seconds:
-                row.deadline = now + timedelta(seconds=tournament.show_up_seconds)
-        # A walkover or a started match stores the row along with its own changes.
-        if not ready or _proceed(row, now, starts) == "waiting":
-            row.save(update_fields=TABLE_STATE)
+                row.deadline = batch.now + timedelta(seconds=tournament.show_up_seconds)
+            batch.seats[row.pk].sort(key=lambda seat: seat.index)
+            _proceed(row, batch)
 
 
 def _maybe_finish_tournament(tournament_id: int, now: datetime) -> None:
@@ -1125,19 +1133,18 @@ def _entry_forfeit(*, entry_id: int, status: str, reason: str) -> None:
                 _set_out(entry_id, status)
                 return
             # Table first, then the entry and the match: the order every advance uses.
-            table = _lock_table(seat["table_id"])
+            batch = Batch(timezone.now())
+            [table] = batch.lock(Table.objects.filter(pk=seat["table_id"]))
             if table.status == Table.Status.DONE:
                 continue  # the table finished meanwhile: look for the next one
             _set_out(entry_id, status)
-            mine = table.seats.select_related("entry").get(entry_id=entry_id)
+            mine = next(s for s in batch.seats[table.pk] if s.entry_id == entry_id)
             mine.forfeited = True
-            mine.save(update_fields=["forfeited"])
             if table.status == Table.Status.WAITING:
-                starts: list[Start] = []
-                _proceed(table, timezone.now(), starts)
-                _start_matches(starts)
+                _proceed(table, batch)
             elif table.status == Table.Status.PLAYING:
                 _forfeit_match(table, mine.entry.player_id, reason)
+            batch.write()
             return
     raise Conflict("The bracket is moving; try again.", code="busy")
 

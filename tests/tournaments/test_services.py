@@ -301,42 +301,48 @@ def test_best_of_three_plays_until_a_majority():
     assert table(tournament, 2, 0).games_played == 1
 
 
-def test_recording_a_result_that_starts_the_next_table_takes_few_queries(monkeypatch):
+def record_first_round(monkeypatch, entries: int) -> tuple[int, list[int]]:
+    """Play a cup's first round, then record all its results in one call, as the
+    match_finished task does for a batch. Returns tournaments' own queries (gameplay
+    counts match_create_many's) and how many matches that call opened."""
     from gameplay import services as gameplay
 
     tournament = open_tournament(show_up_seconds=0)
-    register_all(tournament, bots(4))
+    register_all(tournament, bots(entries))
     services.tournament_start(tournament_id=tournament.pk)
-    for table_id in services.waiting_tables(tournament_id=tournament.pk, limit=2):
-        services.table_start(table_id=table_id)  # the semi-finals
-    first, second = (
-        TableMatch.objects.get(table=table(tournament, 1, position)).match_id for position in (0, 1)
+    services.table_start_many(
+        table_ids=services.waiting_tables(tournament_id=tournament.pk, limit=entries)
     )
-    play_match(first)  # the final waits for the other semi-final
-    gameplay.match_play_bots(match_id=second)
-    gameplay.match_finalize(match_id=second)
-    create, creating = gameplay.match_create_many, []
+    first_round = list(
+        TableMatch.objects.filter(table__tournament=tournament).values_list("match_id", flat=True)
+    )
+    gameplay.match_play_bots_many(match_ids=first_round)
+    gameplay.match_finalize_many(match_ids=first_round)
+    create, opened = gameplay.match_create_many, []
 
-    def counted_create(**kwargs):
+    def counted_create(*, specs):
         start = len(queries)
-        matches = create(**kwargs)
-        creating.append(len(queries) - start)
+        matches = create(specs=specs)
+        opened.append((len(queries) - start, len(matches)))
         return matches
 
     monkeypatch.setattr(gameplay, "match_create_many", counted_create)
     with CaptureQueriesContext(connection) as queries:
-        assert services.table_match_finished(match_id=second)
-    final = table(tournament, 2, 0)
-    assert final.status == "playing" and final.feeders_done == 2
-    assert len(seated(tournament, 2, 0)) == 2
-    assert statuses(tournament) == {"playing": 2, "eliminated": 2}
-    # Tournaments' own queries (gameplay counts match_create_many's): lock with the match
-    # and round, read which are unrecorded, claim, seats with results, table, seats,
-    # entries; lock the final, seat the winner, read its seats, link the new match, store
-    # the final; and the savepoint pair the durable block becomes inside the test's
-    # transaction.
-    assert len(creating) == 1
-    assert len(queries) - creating[0] == 14
+        assert services.table_matches_finished(match_ids=first_round) == set(first_round)
+    assert all(t.status == "playing" for t in Table.objects.filter(round_number=2))
+    assert statuses(tournament) == {"playing": entries // 2, "eliminated": entries // 2}
+    [(creating, matches)] = opened
+    return len(queries) - creating, matches
+
+
+def test_recording_a_batch_of_results_takes_the_same_few_queries(monkeypatch):
+    # Lock the finished tables, read the unrecorded, lock the tables they feed and read
+    # their seats, claim, read the match seats; write new seats, seats, tables, out
+    # rounds, eliminations; link the new matches; and the savepoint pair the durable block
+    # becomes inside the test's transaction.
+    two = record_first_round(monkeypatch, 4)
+    eight = record_first_round(monkeypatch, 16)
+    assert two == (15, 1) and eight == (15, 4)
 
 
 # --- walkovers, no-shows, disqualification, withdrawal ---------------------------------------
