@@ -879,6 +879,7 @@ def match_finalize_many(*, match_ids: Iterable[int]) -> set[int]:
         matches = list(
             Match.objects.select_for_update()
             .filter(pk__in=list(match_ids), status=Match.Status.FINISHED, finalized_at=None)
+            .defer("state")  # the replay starts from the seed
             .order_by("pk")
         )
         now = timezone.now()

@@ -865,6 +865,7 @@ def table_matches_finished(*, match_ids: list[int]) -> set[int]:
                 table_id__in=list(batch.tables), match_id__in=list(match_ids), recorded=False
             )
             .select_related("match")
+            .defer("match__log", "match__state")  # the result is all this needs
             .order_by("table_id", "number")
         )
         # The tables these results feed, locked together (forward through the bracket).
