@@ -112,14 +112,34 @@ class TournamentAdmin(admin.ModelAdmin):
         return self.readonly_fields
 
 
+@admin.action(description="Set the disputed match aside and play it again")
+def replay_disputed(modeladmin, request, queryset):
+    for table in queryset:
+        try:
+            services.table_replay(table_id=table.pk, by=request.user)
+            modeladmin.message_user(request, f"{table}: a new match started.", messages.SUCCESS)
+        except DomainError as exc:
+            modeladmin.message_user(request, f"{table}: {exc.message}", messages.ERROR)
+
+
 @admin.register(Table)
 class TableAdmin(admin.ModelAdmin):
-    """The drawn bracket, for looking things up; it moves only through play."""
+    """The drawn bracket, for looking things up; it moves only through play (and the
+    organiser's replay of a disputed match)."""
 
-    list_display = ["__str__", "round_number", "position", "status", "walkover", "deadline"]
+    list_display = [
+        "__str__",
+        "round_number",
+        "position",
+        "status",
+        "walkover",
+        "replays",
+        "deadline",
+    ]
     list_filter = ["status", "walkover", "third_place"]
     search_fields = ["tournament__name"]
     list_select_related = ["tournament"]
+    actions = [replay_disputed]
 
     def has_add_permission(self, request):
         return False

@@ -157,6 +157,16 @@ class Bracket(APIView):
         return Response(selectors.bracket(get_object_or_404(Tournament, pk=pk)))
 
 
+class Replay(APIView):
+    """Organisers: set a table's disputed match aside and play it again."""
+
+    @extend_schema(request=None, responses={200: dict})
+    def post(self, request, pk: int, table_id: int):
+        get_object_or_404(Tournament, pk=pk, tables__pk=table_id)
+        services.table_replay(table_id=table_id, by=request.user)
+        return Response(selectors.bracket(Tournament.objects.get(pk=pk)))
+
+
 class ShowUp(APIView):
     """A player takes their seat at a bracket table before its deadline."""
 

@@ -26,6 +26,11 @@ urlpatterns = [
         name="api-tournament-show-up",
     ),
     path(
+        "tournaments/<int:pk>/tables/<int:table_id>/replay/",
+        api.Replay.as_view(),
+        name="api-tournament-replay",
+    ),
+    path(
         "tournaments/<int:pk>/<slug:action>/",
         api.TournamentAction.as_view(),
         name="api-tournament-action",

@@ -212,6 +212,9 @@ class Table(models.Model):
     walkover = models.BooleanField(default=False, help_text="Decided without a match.")
     deadline = models.DateTimeField(null=True, blank=True, help_text="Players must show by this.")
     games_played = models.PositiveSmallIntegerField(default=0)
+    replays = models.PositiveSmallIntegerField(
+        db_default=0, help_text="Disputed matches set aside and played again."
+    )
     finished_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
@@ -272,7 +275,10 @@ class TableMatch(models.Model):
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="matches")
     match = models.OneToOneField(Match, on_delete=models.PROTECT, related_name="tournament_table")
     number = models.PositiveSmallIntegerField()
-    recorded = models.BooleanField(default=False, help_text="Its result counted at the table.")
+    recorded = models.BooleanField(
+        default=False,
+        help_text="Settled: its result counted, or (disputed) set aside and replayed.",
+    )
 
     class Meta:
         ordering = ["table", "number"]

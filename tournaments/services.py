@@ -658,7 +658,15 @@ def _store_numbers(numbers: list[tuple[int, int]], field: str, extra: dict | Non
 
 # What play changes on a table row and its seats. Every writer holds the table lock and
 # loaded the rows under it, so storing them whole lets one UPDATE carry several steps.
-TABLE_STATE = ["feeders_done", "status", "deadline", "walkover", "games_played", "finished_at"]
+TABLE_STATE = [
+    "feeders_done",
+    "status",
+    "deadline",
+    "walkover",
+    "games_played",
+    "replays",
+    "finished_at",
+]
 SEAT_STATE = ["points", "placement_sum", "wins", "forfeited", "finish", "present"]
 
 
@@ -809,13 +817,45 @@ def _proceed(table: Table, batch: Batch) -> str:
     if all(s.present for s in live):
         table.status = Table.Status.PLAYING
         table.deadline = None
-        batch.starts.append(Start(table, live, table.games_played + 1))
+        batch.starts.append(Start(table, live, _next_number(table)))
         return "started"
     return "waiting"
 
 
 def _ref(table: Table) -> bk.TableRef:
     return bk.TableRef(table.round_number, table.position)
+
+
+def _next_number(table: Table) -> int:
+    """The number of the table's next match: every match so far, replayed ones too."""
+    return table.games_played + table.replays + 1
+
+
+def table_replay(*, table_id: int, by) -> Table:
+    """The organiser sets a table's disputed match aside and the table plays it again.
+
+    A disputed match (its move log did not reproduce its result) counts for nobody; the
+    replacement is dealt from a new seed, like any next match of a series.
+    """
+    with transaction.atomic():
+        batch = Batch(timezone.now())
+        [table] = batch.lock(Table.objects.filter(pk=table_id)) or [None]
+        if table is None:
+            raise NotFound("No such table.")
+        _check_organiser(by, table.tournament)
+        record = table.matches.filter(recorded=False).select_related("match").first()
+        if (
+            table.status != Table.Status.PLAYING
+            or record is None
+            or record.match.status != Match.Status.DISPUTED
+        ):
+            raise Conflict("This table has no disputed match to replay.", code="not_disputed")
+        TableMatch.objects.filter(pk=record.pk).update(recorded=True)
+        table.replays += 1
+        live = [seat for seat in batch.seats[table.pk] if not seat.forfeited]
+        batch.starts.append(Start(table, live, _next_number(table)))
+        batch.write()
+    return table
 
 
 def _start_matches(starts: list[Start]) -> None:
@@ -928,7 +968,7 @@ def _count_match(table: Table, match: Match, played: dict[int, Seat], batch: Bat
         )
         ranking = tuple(s.entry_id for s in live)
     if ranking is None:
-        batch.starts.append(Start(table, live, table.games_played + 1))
+        batch.starts.append(Start(table, live, _next_number(table)))
     else:
         _finish_table(table, ranking, walkover=False, batch=batch)
 

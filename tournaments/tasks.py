@@ -5,6 +5,7 @@ from datetime import timedelta
 from celery import shared_task
 from django.utils import timezone
 
+from gameplay.models import Match
 from tournaments import services
 from tournaments.models import Table, TableMatch, Tournament
 
@@ -62,7 +63,9 @@ def enforce_deadlines() -> int:
         table_deadline.delay(table_id)
     unrecorded = list(
         TableMatch.objects.filter(
-            recorded=False, match__finalized_at__lt=now - timedelta(minutes=1)
+            recorded=False,
+            match__status=Match.Status.FINISHED,  # a disputed one waits for the organiser
+            match__finalized_at__lt=now - timedelta(minutes=1),
         ).values_list("match_id", flat=True)
     )
     for match_id in unrecorded:

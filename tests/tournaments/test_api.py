@@ -74,6 +74,12 @@ def test_managing_is_for_the_tournaments_own_organiser(api_client):
     assert again.status_code == 409
     assert again.json()["error"]["code"] == "already_started"
     assert own.post(f"/api/tournaments/{tournament.pk}/bogus/").status_code == 404
+    table_id = tournament.tables.order_by("pk").values_list("pk", flat=True).first()
+    replay = f"/api/tournaments/{tournament.pk}/tables/{table_id}/replay/"
+    assert as_user(api_client, other).post(replay).status_code == 403
+    nothing_disputed = as_user(api_client, tournament.organiser).post(replay)
+    assert nothing_disputed.status_code == 409
+    assert nothing_disputed.json()["error"]["code"] == "not_disputed"
 
 
 def test_players_register_check_in_and_withdraw(api_client):

@@ -526,3 +526,41 @@ def test_scheduled_tournaments_open_check_in_start_or_cancel():
     assert services.tournaments_due(now=now + LATER)["cancelled"] == 1
     lonely.refresh_from_db()
     assert lonely.status == Tournament.Status.CANCELLED
+
+
+# --- disputed matches ---------------------------------------------------------------------
+
+
+def test_a_disputed_match_waits_for_the_organiser_then_is_played_again():
+    from gameplay import services as gameplay
+
+    tournament = open_tournament(show_up_seconds=0)
+    register_all(tournament, bots(2))
+    services.tournament_start(tournament_id=tournament.pk)
+    final = table(tournament, 1, 0)
+    services.table_start(table_id=final.pk)
+    with pytest.raises(Conflict):  # nothing is disputed yet
+        services.table_replay(table_id=final.pk, by=tournament.organiser)
+    disputed = TableMatch.objects.get(table=final).match
+    gameplay.match_play_bots(match_id=disputed.pk)
+    disputed.refresh_from_db()
+    log = disputed.log
+    first = next(i for i, move in enumerate(log) if move["action"]["type"] == "discard")
+    log[first]["action"]["card"] = "XX"
+    Match.objects.filter(pk=disputed.pk).update(log=log)
+    assert gameplay.match_finalize(match_id=disputed.pk) is False
+    assert services.table_match_finished(match_id=disputed.pk) is False  # counts for nobody
+
+    with pytest.raises(NotAllowed):
+        services.table_replay(table_id=final.pk, by=UserFactory())
+    services.table_replay(table_id=final.pk, by=tournament.organiser)
+    with pytest.raises(Conflict):  # set aside once
+        services.table_replay(table_id=final.pk, by=tournament.organiser)
+    replay = TableMatch.objects.select_related("match").get(table=final, number=2).match
+    assert replay.seed != disputed.seed and replay.status == Match.Status.ACTIVE
+
+    play_match(replay.pk)
+    final.refresh_from_db()
+    tournament.refresh_from_db()
+    assert (final.games_played, final.replays, final.status) == (1, 1, "done")
+    assert tournament.status == Tournament.Status.FINISHED
