@@ -158,11 +158,6 @@ class Entry(models.Model):
         verbose_name_plural = "entries"
         constraints = [
             models.UniqueConstraint(fields=["tournament", "player"], name="entry_once"),
-            models.UniqueConstraint(
-                fields=["tournament", "seed"],
-                name="entry_seed_once",
-                condition=Q(seed__isnull=False),
-            ),
         ]
 
     def __str__(self) -> str:

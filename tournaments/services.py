@@ -496,6 +496,36 @@ def _start_tables_later(tournament_id: int) -> None:
     tasks.start_tables.delay(tournament_id)
 
 
+# The columns the draw writes, in the order its rows list them.
+DRAWN_TABLE = [
+    "tournament_id",
+    "round_id",
+    "round_number",
+    "position",
+    "third_place",
+    "capacity",
+    "feeders_total",
+    "feeders_done",
+    "status",
+    "walkover",
+    "deadline",
+    "games_played",
+    "finished_at",
+]
+DRAWN_SEAT = [
+    "table_id",
+    "index",
+    "entry_id",
+    "seed",
+    "present",
+    "forfeited",
+    "wins",
+    "points",
+    "placement_sum",
+    "finish",
+]
+
+
 def _draw(
     tournament: Tournament, shape: bk.Bracket, ordered: list[Candidate], now: datetime
 ) -> None:
@@ -522,7 +552,7 @@ def _draw(
                 seated[table.ref][index] = by_seed[seed]
     fed: dict[bk.TableRef, int] = defaultdict(int)
     finish: dict[tuple[bk.TableRef, int], int] = {}
-    tables = defaultdict(list)
+    tables = []
     for table in shape.tables():
         status, walkover = Table.Status.PENDING, False
         if fed[table.ref] == len(table.feeders):
@@ -539,23 +569,24 @@ def _draw(
                 for ref in {slot.table for slot in table.feeds_into}:
                     fed[ref] += 1
         waits = status == Table.Status.WAITING and tournament.show_up_seconds
-        for column, value in (
-            ("tournament_id", tournament.pk),
-            ("round_id", round_ids[table.ref.round]),
-            ("round_number", table.ref.round),
-            ("position", table.ref.position),
-            ("third_place", table.third_place),
-            ("capacity", table.capacity),
-            ("feeders_total", len(table.feeders)),
-            ("feeders_done", fed[table.ref]),
-            ("status", status),
-            ("walkover", walkover),
-            ("deadline", deadline if waits else None),
-            ("games_played", 0),
-            ("finished_at", now if walkover else None),
-        ):
-            tables[column].append(value)
-    _insert(Table, tables)
+        tables.append(
+            (
+                tournament.pk,
+                round_ids[table.ref.round],
+                table.ref.round,
+                table.ref.position,
+                table.third_place,
+                table.capacity,
+                len(table.feeders),
+                fed[table.ref],
+                status,
+                walkover,
+                deadline if waits else None,
+                0,
+                now if walkover else None,
+            )
+        )
+    _insert(Table, dict(zip(DRAWN_TABLE, zip(*tables, strict=True), strict=True)))
     table_ids = {
         (r, p): pk
         for r, p, pk in Table.objects.filter(tournament=tournament).values_list(
@@ -564,23 +595,23 @@ def _draw(
     }
     seed_of = {e.pk: s for s, e in by_seed.items()}
     everyone_present = not tournament.show_up_seconds
-    seats = defaultdict(list)
-    for ref, at_table in seated.items():
-        for index, entry in at_table.items():
-            for column, value in (
-                ("table_id", table_ids[ref]),
-                ("index", index),
-                ("entry_id", entry.pk),
-                ("seed", seed_of[entry.pk]),
-                ("present", everyone_present or entry.is_bot),
-                ("forfeited", False),
-                ("wins", 0),
-                ("points", 0),
-                ("placement_sum", 0),
-                ("finish", finish.get((ref, entry.pk))),
-            ):
-                seats[column].append(value)
-    _insert(TableSeat, seats)
+    seats = [
+        (
+            table_ids[ref],
+            index,
+            entry.pk,
+            seed_of[entry.pk],
+            everyone_present or entry.is_bot,
+            False,
+            0,
+            0,
+            0,
+            finish.get((ref, entry.pk)),
+        )
+        for ref, at_table in seated.items()
+        for index, entry in at_table.items()
+    ]
+    _insert(TableSeat, dict(zip(DRAWN_SEAT, zip(*seats, strict=True), strict=True)))
     _store_numbers(
         [(e.pk, s) for s, e in by_seed.items()],
         "seed",
