@@ -20,13 +20,6 @@ other Knock worker consumes (above: Redis database 9). It prints:
   bots' play from the seed (``variant.play``) plus finalize's replay check;
 * the same for a Basic Rummy tournament of ``--basic`` bots at 4-seat tables, top 2 on.
 
-With ``--sample`` (needs ``pip install -e '.[bench]'`` and leave to ptrace, e.g. root),
-py-spy samples the worker processes through each run, idle time included, and a second
-line splits their time: in the engine, waiting on PostgreSQL, in other Python (ORM,
-serialising), and in Celery with no task (waiting for work). The engine share measured
-this way counts the engine as it ran, slowed by the database sharing the cores; the first
-line's is the conservative one.
-
 Bot players and entries are bulk-inserted as setup; everything measured goes through the
 services and the production tasks.
 """
@@ -35,7 +28,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import signal
 import subprocess
 import sys
 import time
@@ -59,7 +51,6 @@ from tournaments.models import Entry, Tournament  # noqa: E402
 
 DRAW_SECONDS_BOUND = 5.0
 OVERHEAD_GOAL = 0.5
-APPS = ("gameplay", "tournaments", "leagues", "config")
 
 
 def bots(count: int) -> list[Player]:
@@ -111,17 +102,8 @@ def draw(n: int, players: list[Player]) -> None:
     )
 
 
-def run_through_workers(
-    label: str,
-    players: list[Player],
-    pool: subprocess.Popen,
-    workers: int,
-    sample: bool,
-    **settings_,
-) -> None:
-    """`pool` is the `celery worker` process; its `workers` children run the tasks."""
+def run_through_workers(label: str, players: list[Player], workers: int, **settings_) -> None:
     t = tournament(players, **settings_)
-    sampler = Sampler(pool.pid) if sample else None
     started = time.perf_counter()
     services.tournament_start(tournament_id=t.pk)
     while True:
@@ -140,47 +122,6 @@ def run_through_workers(
         f"time, outside the engine {1 - share:.0%} (goal < {OVERHEAD_GOAL:.0%}: "
         f"{'met' if 1 - share < OVERHEAD_GOAL else 'MISSED'}); champion seed {champion.seed}"
     )
-    if sampler:
-        shares = sampler.stop()
-        print(f"  sampled worker time: {', '.join(f'{k} {v:.0%}' for k, v in shares.items())}")
-
-
-class Sampler:
-    """py-spy recording the worker pool's processes, idle included, until stopped."""
-
-    def __init__(self, pid: int):
-        self.path = f"/tmp/knock-bench-{uuid.uuid4().hex[:8]}.txt"
-        py_spy = os.path.join(os.path.dirname(sys.executable), "py-spy")
-        command = [py_spy, "record", "--subprocesses", "--idle", "--nonblocking"]
-        command += ["-r", "50", "--format", "raw", "-o", self.path, "-p", str(pid)]
-        self.process = subprocess.Popen(
-            command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
-        )
-
-    def stop(self) -> dict[str, float]:
-        self.process.send_signal(signal.SIGINT)
-        self.process.wait(timeout=60)
-        counts = dict.fromkeys(("engine", "PostgreSQL", "other Python", "no task"), 0)
-        with open(self.path) as raw:
-            for line in raw:
-                stack, _, count = line.rstrip().rpartition(" ")
-                frames = stack.split(";")
-                if len(frames) < 2 or not frames[1].startswith("process "):
-                    continue  # the pool's parent process, which only hands tasks out
-                counts[self.kind(frames)] += int(count)
-        os.remove(self.path)
-        total = sum(counts.values()) or 1
-        return {kind: n / total for kind, n in counts.items()}
-
-    @staticmethod
-    def kind(frames: list[str]) -> str:
-        if any("(engine/" in frame for frame in frames):
-            return "engine"
-        if not any(f"({app}/" in frame for frame in frames for app in APPS):
-            return "no task"
-        if "psycopg" in frames[-1] and "wait" in frames[-1]:
-            return "PostgreSQL"
-        return "other Python"
 
 
 def engine_seconds(match: Match) -> float:
@@ -225,7 +166,6 @@ def main() -> None:
     parser.add_argument("--basic", type=int, default=1024)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--only", default="draw,gin,basic")
-    parser.add_argument("--sample", action="store_true", help="split worker time with py-spy")
     args = parser.parse_args()
     only = set(args.only.split(","))
     if connection.vendor != "postgresql" or not settings.CELERY_BROKER_URL.startswith("redis"):
@@ -243,9 +183,7 @@ def main() -> None:
             run_through_workers(
                 f"gin {args.gin:,} entries",
                 players[: args.gin],
-                workers,
                 args.workers,
-                args.sample,
                 variant="gin",
                 options={},
             )
@@ -253,9 +191,7 @@ def main() -> None:
             run_through_workers(
                 f"basic {args.basic:,} entries, 4 seats, top 2",
                 players[: args.basic],
-                workers,
                 args.workers,
-                args.sample,
                 variant="basic",
                 options={},
                 table_size=4,
