@@ -4,7 +4,7 @@ import pytest
 
 from config.errors import Conflict
 from gameplay import services as gameplay
-from gameplay.models import CoinEntry
+from gameplay.models import CoinEntry, Metric, PlayerMetric
 from tests.concurrency import at_once
 from tests.tournaments.helpers import bots, humans, open_tournament, register_all
 from tournaments import services
@@ -108,3 +108,36 @@ def test_disqualifying_while_the_result_arrives_is_consistent():
         assert status in ("eliminated", "champion")
     else:
         assert status == "disqualified"
+
+
+def test_overlapping_batches_at_once_record_each_match_once_and_never_deadlock():
+    tournament = started(16)
+    round_one = finalized_matches(tournament, 1)  # eight matches feeding four tables
+    # Two deliveries sharing matches, in different orders, plus one of a single match.
+    batches = [round_one[:6], round_one[:1:-1], round_one[3:4]]
+    recorded = at_once(
+        *[lambda batch=batch: services.table_matches_finished(match_ids=batch) for batch in batches]
+    )
+    assert sum(len(ids) for ids in recorded) == len(round_one)
+    assert set().union(*recorded) == set(round_one)
+    quarter_finals = Table.objects.filter(tournament=tournament, round_number=2)
+    assert {(t.feeders_done, t.status) for t in quarter_finals} == {(2, "playing")}
+    assert TableSeat.objects.filter(table__in=quarter_finals).count() == 8
+    assert TableMatch.objects.filter(table__in=quarter_finals).count() == 4
+
+
+def test_overlapping_finalize_batches_at_once_award_each_match_once():
+    tournament = started(8)
+    round_one = list(
+        TableMatch.objects.filter(table__tournament=tournament).values_list("match_id", flat=True)
+    )
+    gameplay.match_play_bots_many(match_ids=round_one)
+    finalized = at_once(
+        lambda: gameplay.match_finalize_many(match_ids=round_one),
+        lambda: gameplay.match_finalize_many(match_ids=round_one[::-1]),
+        lambda: gameplay.match_finalize_many(match_ids=round_one[1:3]),
+    )
+    assert sum(len(ids) for ids in finalized) == len(round_one)
+    assert set().union(*finalized) == set(round_one)
+    played = PlayerMetric.objects.filter(metric=Metric.MATCHES_PLAYED, value__gt=0)
+    assert sorted(played.values_list("value", flat=True)) == [1] * 8
