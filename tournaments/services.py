@@ -5,12 +5,16 @@ it what happens next and store the outcome. Concurrency rules:
 
 * The tournament row orders registration, check-in, the draw, cancelling and finishing.
 * A table row orders everything that happens at that table (players showing up, a match
-  result, a disqualification). Advancing locks the finished table, then the tables it feeds
-  (later rounds, primary-key order), then the tournament for the last round: locks are
-  always taken forward through the bracket, so two workers never deadlock.
-* Doing it twice returns quietly: a match is recorded once (`TableMatch.recorded` under
-  the table lock), a table finishes once (its status under the lock), prizes and refunds
-  carry ledger keys.
+  result, a disqualification). Advancing locks the finished tables, then the tables they
+  feed (later rounds), each group in primary-key order, then the tournament for the last
+  round: locks are always taken forward through the bracket, so two workers never
+  deadlock.
+* Work comes in batches (a round's tables starting, the results of a batch of matches):
+  a `Batch` loads each table it locks once, keeps the changes in memory and writes them
+  together, and the matches it opens are created together, so their bots play in one task.
+* Doing it twice returns quietly: a match is recorded once (`TableMatch.recorded`, read
+  again under the table lock), a table finishes once (its status under the lock), prizes
+  and refunds carry ledger keys.
 """
 
 from __future__ import annotations
