@@ -29,8 +29,10 @@ def rooms_for(player: Player | None):
 
 
 def matches_of(player: Player):
+    """The player's matches for lists: without the move log and engine state they hold."""
     return (
         Match.objects.filter(seats__player=player)
+        .defer("log", "state")
         .select_related("room")
         .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("player")))
         .order_by("-created_at", "-pk")

@@ -65,7 +65,7 @@ def recent_matches(player) -> list[dict]:
     """The player's latest matches with their own seat and the opponents split out."""
     rows = []
     # The cached engine state is a pickle per match; the list never needs it.
-    for match in selectors.matches_of(player).defer("state")[:RECENT_MATCHES]:
+    for match in selectors.matches_of(player)[:RECENT_MATCHES]:
         seats = sorted(match.seats.all(), key=lambda seat: seat.index)
         mine = next(seat for seat in seats if seat.player_id == player.pk)
         rows.append(

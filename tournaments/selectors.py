@@ -64,6 +64,7 @@ def bracket(tournament: Tournament) -> dict:
     for link in (
         TableMatch.objects.filter(table__tournament=tournament)
         .select_related("match")
+        .defer("match__log", "match__state")  # a whole bracket's worth of move logs
         .order_by("table_id", "number")
     ):
         matches.setdefault(link.table_id, []).append(
