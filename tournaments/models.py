@@ -214,9 +214,13 @@ class Table(models.Model):
 
     class Meta:
         ordering = ["tournament", "round_number", "position"]
+        # Only waiting tables are looked up by status (deadlines due, tables ready to
+        # start), so these are partial: the draw's other tables never enter them.
         indexes = [
-            models.Index(fields=["status", "deadline"], name="table_deadline"),
-            models.Index(fields=["tournament", "status"], name="table_status"),
+            models.Index(fields=["deadline"], name="table_deadline", condition=Q(status="waiting")),
+            models.Index(
+                fields=["tournament"], name="table_waiting", condition=Q(status="waiting")
+            ),
         ]
         constraints = [
             models.UniqueConstraint(
