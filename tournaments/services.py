@@ -943,14 +943,6 @@ def table_matches_finished(*, match_ids: list[int]) -> set[int]:
             .defer("match__log", "match__state")  # the result is all this needs
             .order_by("table_id", "number")
         )
-        # The tables these results feed, locked together (forward through the bracket).
-        fed, tournaments = defaultdict(set), {}
-        for table in list(batch.tables.values()):
-            tournaments[table.tournament_id] = table.tournament
-            feeds = bracket_of(table.tournament).table(_ref(table)).feeds_into
-            fed[table.tournament_id] |= {slot.table for slot in feeds}
-        for tournament_id, refs in sorted(fed.items()):
-            batch.lock_refs(tournaments[tournament_id], refs)
         counted = []
         for record in records:
             match = record.match
@@ -962,7 +954,17 @@ def table_matches_finished(*, match_ids: list[int]) -> set[int]:
                 )
                 continue
             counted.append(record)
+        if not counted:
+            return set()  # a duplicate delivery: nothing to write
         TableMatch.objects.filter(pk__in=[record.pk for record in counted]).update(recorded=True)
+        # The tables these results feed, locked together (forward through the bracket).
+        fed, tournaments = defaultdict(set), {}
+        for table in {batch.tables[record.table_id] for record in counted}:
+            tournaments[table.tournament_id] = table.tournament
+            feeds = bracket_of(table.tournament).table(_ref(table)).feeds_into
+            fed[table.tournament_id] |= {slot.table for slot in feeds}
+        for tournament_id, refs in sorted(fed.items()):
+            batch.lock_refs(tournaments[tournament_id], refs)
         results = defaultdict(dict)
         for seat in Seat.objects.filter(match_id__in=[record.match_id for record in counted]):
             results[seat.match_id][seat.player_id] = seat
