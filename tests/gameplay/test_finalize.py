@@ -115,6 +115,25 @@ def test_tampered_move_log_is_disputed_and_awards_nothing():
     assert XpEntry.objects.count() == 0
 
 
+def test_a_batch_awards_its_good_matches_around_a_disputed_one():
+    """The same two bots sat all three: each counted match adds to their counters in turn."""
+    first, tampered, third = (finished_unfinalized_match() for _ in range(3))
+    log = tampered.log
+    discard = next(i for i, move in enumerate(log) if move["action"]["type"] == "discard")
+    log[discard]["action"] = {"type": "discard", "card": "XX"}
+    Match.objects.filter(pk=tampered.pk).update(log=log)
+    finalized = services.match_finalize_many(match_ids=[third.pk, tampered.pk, first.pk])
+    assert finalized == {first.pk, third.pk}
+    tampered.refresh_from_db()
+    assert tampered.status == Match.Status.DISPUTED and tampered.finalized_at is not None
+    assert award_counts(tampered)["rating_changes"] == 0
+    counts = award_counts(first)
+    assert counts["rated"] == [2, 2]
+    assert counts["played"] == [2, 2]
+    assert counts["xp"] == 4  # one entry per player per counted match
+    assert services.match_finalize_many(match_ids=[first.pk, tampered.pk, third.pk]) == set()
+
+
 def test_result_that_differs_from_the_replay_is_disputed():
     match = finished_unfinalized_match()
     forged = dict(match.result, scores=[999, 0])
