@@ -5,12 +5,28 @@ import os
 from contextlib import contextmanager
 
 from celery import Celery
+from celery.signals import task_postrun, task_prerun
+from django.db import close_old_connections
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 app = Celery("knock")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+
+
+@task_prerun.connect
+@task_postrun.connect
+def _recycle_connections(sender=None, **kwargs) -> None:
+    """Keep database connections across tasks, as Django does across requests.
+
+    Celery's Django fix-up closes them around every task (unless CELERY_DB_REUSE_MAX is
+    set, which settings does); a new PostgreSQL backend per task cost more than the tasks
+    of a bot tournament. Closed here only when broken or older than CONN_MAX_AGE. An eager
+    task runs inside its caller's transaction, so its connection is left alone.
+    """
+    if not getattr(sender.request, "is_eager", False):
+        close_old_connections()
 
 
 @contextmanager

@@ -201,6 +201,9 @@ CELERY_TASK_TIME_LIMIT = env_int("CELERY_TASK_TIME_LIMIT", 150)
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BROKER_CONNECTION_TIMEOUT = 5
 CELERY_TIMEZONE = TIME_ZONE
+# Celery's fix-up then closes database connections only every 500th task; config/celery.py
+# closes them as Django does (CONN_MAX_AGE, broken connections).
+CELERY_DB_REUSE_MAX = 500
 CELERY_BEAT_SCHEDULE: dict = {
     "celery-result-cleanup": {"task": "celery.backend_cleanup", "schedule": crontab(minute=17)},
 }
