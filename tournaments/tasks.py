@@ -9,7 +9,13 @@ from gameplay.models import Match
 from tournaments import services
 from tournaments.models import Table, TableMatch, Tournament
 
-START_BATCH = 50
+# Tables started per task. Each batch's matches are played, finalized and recorded
+# together, and the next round's batches are half as big, so the first round's size sets
+# every round's. Per-batch costs (queries, task trips) fade against 128 matches: on two
+# workers a 1,024-entry bot tournament took 17.1-17.4 s at 50 and 14.4 s at 128, a 4,096-entry
+# one 55 s at 128 and 60 s at 256 (benchmarks/tournament_bench.py); 128 still gives a
+# 1,024-entry field four batches to share among workers.
+START_BATCH = 128
 
 
 def enqueue_match_finished(sender, match_ids: list[int], **kwargs) -> None:
