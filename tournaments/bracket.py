@@ -279,48 +279,40 @@ def _snake(items: list[int], caps: list[int]) -> list[list[int]]:
 def _tree_rounds(
     first: list[tuple[int | None, ...]], shape: list[list[int]], table_size: int, advance: int
 ) -> list[list[Table]]:
-    """Tables of a tree bracket; each table's players go to one next table, seats in order."""
+    """Tables of a tree bracket; each table's players go to one next table, seats in order.
+
+    Written for 65,536-entry draws: one TableRef per table, built once, and no generator
+    per table.
+    """
     blank = (None,) * table_size
     seats = [s + (None,) * (table_size - len(s)) for s in first]
-    capacities = [sum(x is not None for x in s) for s in seats]
+    capacities = [table_size - s.count(None) for s in seats]
     rounds: list[list[Table]] = []
     feeds: list[tuple[Slot, ...]] = [() for _ in seats]
     prev_refs = [TableRef(1, p) for p in range(len(seats))]
     prev_feeders: list[tuple[TableRef, ...]] = [() for _ in seats]
     prev_seats = seats
     for r, groups in enumerate(shape, start=2):
+        refs = [TableRef(r, p) for p in range(len(groups))]
         start = 0
         next_caps, next_feeders = [], []
-        for pos, g in enumerate(groups):
+        for ref, g in zip(refs, groups, strict=True):
             seat = 0
-            ref = TableRef(r, pos)
             for child in range(start, start + g):
                 sends = min(advance, capacities[child])
-                feeds[child] = tuple(Slot(ref, seat + k) for k in range(sends))
+                if sends == 1:
+                    feeds[child] = (Slot(ref, seat),)
+                else:
+                    feeds[child] = tuple([Slot(ref, seat + k) for k in range(sends)])
                 seat += sends
             next_caps.append(seat)
             next_feeders.append(tuple(prev_refs[start : start + g]))
             start += g
-        rounds.append(
-            [
-                Table(ref, s, cap, fed, fi)
-                for ref, s, cap, fed, fi in zip(
-                    prev_refs, prev_seats, capacities, prev_feeders, feeds, strict=True
-                )
-            ]
-        )
-        prev_refs = [TableRef(r, p) for p in range(len(groups))]
-        prev_seats = [blank] * len(groups)
+        rounds.append(list(map(Table, prev_refs, prev_seats, capacities, prev_feeders, feeds)))
+        prev_refs, prev_seats = refs, [blank] * len(groups)
         capacities, prev_feeders = next_caps, next_feeders
         feeds = [() for _ in groups]
-    rounds.append(
-        [
-            Table(ref, s, cap, fed, fi)
-            for ref, s, cap, fed, fi in zip(
-                prev_refs, prev_seats, capacities, prev_feeders, feeds, strict=True
-            )
-        ]
-    )
+    rounds.append(list(map(Table, prev_refs, prev_seats, capacities, prev_feeders, feeds)))
     return rounds
 
 
