@@ -710,6 +710,7 @@ class Batch:
     def __init__(self, now: datetime):
         self.now = now
         self.tables: dict[int, Table] = {}
+        self.at: dict[tuple[int, bk.TableRef], Table] = {}  # by tournament and position
         self.seats: dict[int, list[TableSeat]] = {}
         self.new_seats: list[TableSeat] = []
         self.out_round: dict[int, int] = {}
@@ -727,6 +728,7 @@ class Batch:
         )
         for row in rows:
             self.tables[row.pk] = row
+            self.at[row.tournament_id, _ref(row)] = row
             self.seats[row.pk] = []
         for seat in (
             TableSeat.objects.filter(table__in=rows)
@@ -738,14 +740,13 @@ class Batch:
 
     def lock_refs(self, tournament: Tournament, refs) -> dict[bk.TableRef, Table]:
         """Lock the tables at these bracket positions, unless held already; by position."""
-        held = {_ref(t): t for t in self.tables.values() if t.tournament_id == tournament.pk}
         missing = Q()
-        for ref in set(refs) - set(held):
-            missing |= Q(round_number=ref.round, position=ref.position)
+        for ref in set(refs):
+            if (tournament.pk, ref) not in self.at:
+                missing |= Q(round_number=ref.round, position=ref.position)
         if missing:
-            for row in self.lock(Table.objects.filter(missing, tournament=tournament)):
-                held[_ref(row)] = row
-        return held
+            self.lock(Table.objects.filter(missing, tournament=tournament))
+        return {ref: self.at[tournament.pk, ref] for ref in refs if (tournament.pk, ref) in self.at}
 
     def seat(self, table: Table, seat: TableSeat) -> None:
         self.seats[table.pk].append(seat)
