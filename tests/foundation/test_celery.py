@@ -1,6 +1,8 @@
 """A task makes the whole trip: enqueue on the configured broker, a real worker runs it,
 the result comes back through the configured backend."""
 
+import gc
+
 import pytest
 from django.db import connection
 
@@ -47,3 +49,14 @@ def test_workers_keep_their_database_connections_and_replace_broken_ones(celery_
         )
     after = {backend_pid.delay().get(timeout=30) for _ in range(4)}
     assert after and not after & pids
+
+
+def test_a_worker_process_freezes_what_it_loaded_at_start():
+    from config.celery import _freeze_startup_objects
+
+    gc.unfreeze()
+    try:
+        _freeze_startup_objects()
+        assert gc.get_freeze_count() > 10_000
+    finally:
+        gc.unfreeze()
