@@ -349,6 +349,31 @@ def test_recording_a_batch_of_results_takes_the_same_few_queries(monkeypatch):
     assert two == (15, 1) and eight == (15, 4)
 
 
+def test_one_batch_records_results_of_two_tournaments_with_the_same_shape():
+    # Both brackets have tables at the same positions; a batch tells them apart by
+    # tournament, so each winner is seated in their own tournament's next table.
+    from gameplay import services as gameplay
+
+    cups = []
+    for _ in range(2):
+        cup = open_tournament(show_up_seconds=0)
+        register_all(cup, bots(4))
+        services.tournament_start(tournament_id=cup.pk)
+        services.table_start_many(table_ids=services.waiting_tables(tournament_id=cup.pk, limit=4))
+        cups.append(cup)
+    first_round = list(
+        TableMatch.objects.filter(table__tournament__in=cups).values_list("match_id", flat=True)
+    )
+    gameplay.match_play_bots_many(match_ids=first_round)
+    gameplay.match_finalize_many(match_ids=first_round)
+    assert services.table_matches_finished(match_ids=first_round) == set(first_round)
+    for cup in cups:
+        final = table(cup, 2, 0)
+        assert final.status == "playing" and final.feeders_done == 2
+        assert set(final.seats.values_list("entry__tournament", flat=True)) == {cup.pk}
+        assert statuses(cup) == {"playing": 2, "eliminated": 2}
+
+
 # --- walkovers, no-shows, disqualification, withdrawal ---------------------------------------
 
 
