@@ -313,6 +313,10 @@ def progress_evaluate_many(*, player_ids: Iterable[int]) -> dict[int, list[str]]
     """
     unlocked: dict[int, list[str]] = {player_id: [] for player_id in player_ids}
     todo = list(unlocked)
+    if not todo:
+        return unlocked
+    achievements = list(Achievement.objects.select_related("reward"))
+    titles = list(Title.objects.exclude(metric=""))
     while todo:
         values = metrics_of_many(todo)
         players = Player.objects.in_bulk(todo)
@@ -326,8 +330,6 @@ def progress_evaluate_many(*, player_ids: Iterable[int]) -> dict[int, list[str]]
         has_title = set(
             PlayerTitle.objects.filter(player_id__in=todo).values_list("player_id", "title_id")
         )
-        achievements = list(Achievement.objects.select_related("reward"))
-        titles = list(Title.objects.exclude(metric=""))
         again = []
         for player_id in todo:
             mine = values[player_id]
