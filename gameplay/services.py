@@ -24,6 +24,7 @@ from rest_framework.authtoken.models import Token
 
 from config.db import bulk_update
 from config.errors import Conflict, DomainError, NotAllowed, NotFound
+from config.jobs import enqueue
 from engine import IllegalAction, variants
 from gameplay import games
 from gameplay.events import match_finished
@@ -688,7 +689,7 @@ def _store_many(played: list[tuple[Match, object, list[dict]]]) -> None:
         bulk_update(placed, ["score", "placement"])
     _enqueue_turns(turns)
     if finished:
-        transaction.on_commit(lambda: _finalize_later(finished))
+        _finalize_later(finished)
 
 
 def _placed_seats(match: Match, result: dict) -> list[Seat]:
@@ -713,25 +714,18 @@ def _with_deadline(match: Match, player: Player | None) -> Match:
 
 def _enqueue_turns(turns: list[tuple[Match, Player | None]]) -> None:
     """After commit: bot turns go to a worker in one task, each human turn gets a timeout."""
-    from gameplay import tasks  # tasks import services; the cycle is broken here
-
     bot_turns = [match.pk for match, player in turns if player is not None and player.is_bot]
     if bot_turns:
-        transaction.on_commit(lambda: tasks.play_bots.delay(*bot_turns))
+        enqueue("gameplay.tasks.play_bots", *bot_turns)
     for match, player in turns:
         if player is not None and not player.is_bot:
-            match_id, seq, seconds = match.pk, match.seq, match.turn_seconds
-            transaction.on_commit(
-                lambda match_id=match_id, seq=seq, seconds=seconds: tasks.turn_timeout.apply_async(
-                    (match_id, seq), countdown=seconds
-                )
+            enqueue(
+                "gameplay.tasks.turn_timeout", match.pk, match.seq, countdown=match.turn_seconds
             )
 
 
 def _finalize_later(match_ids: list[int]) -> None:
-    from gameplay import tasks
-
-    tasks.finalize_match.delay(*match_ids)
+    enqueue("gameplay.tasks.finalize_match", *match_ids)
 
 
 def match_play_bots(*, match_id: int, max_actions: int = 5000) -> int:
@@ -839,7 +833,7 @@ def match_forfeit(*, match: Match, seat_index: int, reason: str) -> None:
         seat.forfeited = seat.forfeited or seat.index == seat_index
     bulk_update(seats, ["score", "placement", "forfeited"])
     match_id = match.pk
-    transaction.on_commit(lambda: _finalize_later([match_id]))
+    _finalize_later([match_id])
 
 
 def match_verify(*, match: Match) -> str | None:

@@ -17,6 +17,7 @@ from django.utils.text import slugify
 
 from config.db import bulk_update
 from config.errors import Conflict, DomainError
+from config.jobs import enqueue
 from engine import variants
 from gameplay import services as gameplay
 from gameplay.models import Match, Metric, Player, Rating
@@ -460,14 +461,11 @@ def _apply_result(rnd: Round, fixture: Fixture, match: Match) -> None:
 
 def _complete_round(rnd: Round) -> None:
     """Inside the round lock: the last result marks the round complete and queues ranking."""
-    from leagues import tasks  # tasks import services; the cycle is broken here
-
     if rnd.completed_at is not None or rnd.fixtures.exclude(status__in=OVER).exists():
         return
     rnd.completed_at = timezone.now()
     rnd.save(update_fields=["completed_at"])
-    round_id = rnd.pk
-    transaction.on_commit(lambda: tasks.rank_round.delay(round_id))
+    enqueue("leagues.tasks.rank_round", rnd.pk)
 
 
 # --- ranking ---------------------------------------------------------------------------
@@ -480,8 +478,6 @@ def round_rank(*, round_id: int) -> bool:
     the row and ranks, the other sees zero rows and returns False, so ``previous_rank``
     (the movement arrows) is never overwritten by a second run.
     """
-    from leagues import tasks
-
     with transaction.atomic():
         claimed = Round.objects.filter(
             pk=round_id, completed_at__isnull=False, ranked_at__isnull=True
@@ -492,7 +488,7 @@ def round_rank(*, round_id: int) -> bool:
         _rank(rnd.season, [rnd.division_id])
         season_id = rnd.season_id
         if not Round.objects.filter(season_id=season_id, ranked_at__isnull=True).exists():
-            transaction.on_commit(lambda: tasks.close_season.delay(season_id))
+            enqueue("leagues.tasks.close_season", season_id)
     return True
 
 

@@ -34,6 +34,7 @@ from django.utils import timezone
 
 from config.db import bulk_update
 from config.errors import Conflict, DomainError, NotAllowed, NotFound
+from config.jobs import enqueue
 from engine import variants
 from gameplay import services as gameplay
 from gameplay.models import Match, Metric, Player, Rating, Seat
@@ -489,15 +490,8 @@ def tournament_start(*, tournament_id: int, by=None, now: datetime | None = None
         tournament.status = Tournament.Status.RUNNING
         tournament.started_at = now
         tournament.save(update_fields=["status", "started_at", "entries_count"])
-        tournament_id = tournament.pk
-        transaction.on_commit(lambda: _start_tables_later(tournament_id))
+        enqueue("tournaments.tasks.start_tables", tournament.pk)
     return tournament
-
-
-def _start_tables_later(tournament_id: int) -> None:
-    from tournaments import tasks  # tasks import services; the cycle is broken here
-
-    tasks.start_tables.delay(tournament_id)
 
 
 # The columns the draw writes, in the order its rows list them.
