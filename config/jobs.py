@@ -5,6 +5,8 @@ one way. The announcement is published when the caller's transaction commits, so
 never looks for rows that are not there yet, and a rolled-back change announces nothing.
 """
 
+from functools import cache
+
 from django.db import transaction
 
 from config.celery import app
@@ -20,8 +22,19 @@ def enqueue(task_name: str, *args, countdown: float | None = None) -> None:
 
 
 def _publish(task_name: str, args: tuple, countdown: float | None) -> None:
-    task = app.tasks[task_name]
+    task = _registered_tasks()[task_name]
     if countdown is None:
         task.delay(*args)
     else:
         task.apply_async(args, countdown=countdown)
+
+
+@cache
+def _registered_tasks():
+    """The task registry with every app's tasks module imported.
+
+    Celery discovers `<app>.tasks` lazily, when a worker starts; a web process that
+    announces work has imported none of them, so the first lookup imports them all.
+    """
+    app.loader.import_default_modules()
+    return app.tasks
