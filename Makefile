@@ -6,7 +6,12 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 WORKER_CONCURRENCY ?= 2
 
-.PHONY: run test lint format bench clean
+.PHONY: run test lint format bench clean chromium
+
+# The browser tests drive Debian's chromium (Playwright's own browser download cannot work
+# offline); `make test` installs the package when it is missing.
+CHROMIUM := /usr/bin/chromium
+APT_GET := $(shell [ "$$(id -u)" = 0 ] || echo sudo) apt-get
 
 $(VENV)/bin/python:
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Knock needs Python 3.11 or newer")'
@@ -25,7 +30,7 @@ $(VENV)/.installed-dev: pyproject.toml | $(VENV)/bin/python
 run: $(VENV)/.installed
 	DEBUG=$${DEBUG:-1} $(PY) manage.py migrate --noinput
 	DEBUG=$${DEBUG:-1} $(PY) manage.py collectstatic --noinput --verbosity 0
-	DEBUG=$${DEBUG:-1} $(PY) manage.py load_demo
+	DEBUG=$${DEBUG:-1} $(PY) manage.py load_demo --site-url http://$(HOST):$(PORT)
 	@echo "Knock is starting at http://$(HOST):$(PORT)/ (Ctrl-C stops the web server and the worker)"
 	@export DEBUG=$${DEBUG:-1}; \
 	$(VENV)/bin/celery -A config worker --beat --loglevel INFO --concurrency $(WORKER_CONCURRENCY) \
@@ -34,7 +39,15 @@ run: $(VENV)/.installed
 	trap 'exit 0' INT TERM; \
 	$(PY) manage.py runserver $(HOST):$(PORT) --noreload
 
-test: $(VENV)/.installed-dev
+chromium:
+	@[ -x $(CHROMIUM) ] || { \
+		echo "Installing Debian's chromium for the browser tests: $(strip $(APT_GET)) install -y chromium"; \
+		$(strip $(APT_GET)) install -y -qq chromium >/dev/null 2>&1 \
+		|| { $(strip $(APT_GET)) update -qq >/dev/null && $(strip $(APT_GET)) install -y -qq chromium >/dev/null; } \
+		|| { echo "Could not install chromium; install it (Debian: apt-get install -y chromium) and rerun make test" >&2; exit 1; }; \
+	}
+
+test: $(VENV)/.installed-dev chromium
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/pytest
 

@@ -3,9 +3,11 @@ from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from config.api import api_not_found
+from config.api_index import ApiIndex
 from config.health import healthz
 
 api_patterns = [
+    path("", ApiIndex.as_view(), name="api-index"),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="swagger-ui"),
     path("", include("gameplay.api_urls")),

@@ -180,12 +180,8 @@ def build(log) -> None:
     log(f"Gameplay: {len(rooms)} rooms for {', '.join(variants.names())}.")
     with tasks_in_process():
         played = _bot_history()
-        demo, played_by_demo = _demo_player(rewards["welcome-pack"])
+        played_by_demo = _demo_player(rewards["welcome-pack"])
     log(f"Gameplay: {played + played_by_demo} new demo matches played and finalized.")
-    log(
-        f"Demo player: http://127.0.0.1:8000/players/{demo.pk}/  "
-        f"username {DEMO_USERNAME!r}  password {DEMO_PASSWORD!r}"
-    )
 
 
 def xp_for_level(number: int) -> int:
@@ -292,7 +288,7 @@ def _bot_history() -> int:
     return played
 
 
-def _demo_player(welcome: Reward) -> tuple[Player, int]:
+def _demo_player(welcome: Reward) -> int:
     """The human to log in as: a welcome reward and a few finished matches against bots."""
     user = get_user_model().objects.filter(username=DEMO_USERNAME).first()
     if user is None:
@@ -306,7 +302,7 @@ def _demo_player(welcome: Reward) -> tuple[Player, int]:
         for number, bot in enumerate(opponents):
             seed = f"demo:gin:{DEMO_USERNAME}:{number}"
             played += _play("gin", [player, bot], seed=seed, target=DEMO_PLAYER_TARGET)
-    return player, played
+    return played
 
 
 def _play(variant: str, players: list[Player], *, seed: str, target: int) -> int:

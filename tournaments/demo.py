@@ -63,4 +63,3 @@ def build(log) -> None:
             prizes=[{"placement": 1, "coins": 400}, {"placement": 2, "coins": 150}],
         )
         log(f"Tournaments: {OPEN} is taking registrations.")
-    log("Tournaments: http://127.0.0.1:8000/tournaments/")

@@ -127,13 +127,19 @@ class Variant(abc.ABC):
     def replay(
         self, moves: list[dict], players: int, seed: str, options: dict | None = None
     ) -> Game:
-        """Rebuild a match from its move log; IllegalAction if any move is illegal."""
+        """Rebuild a match from its move log; IllegalAction if any move is illegal.
+
+        A move may carry its 1-based ``number``, as the API's move log does, so a log can
+        be replayed as published; a number out of order is refused.
+        """
         if not isinstance(moves, list):
             raise ValueError(f"moves must be a list, got {type(moves).__name__}")
         game = self.new(players, seed, options)
         for i, move in enumerate(moves):
-            if not isinstance(move, dict) or set(move) != {"seat", "action"}:
+            if not isinstance(move, dict) or set(move) - {"number"} != {"seat", "action"}:
                 raise ValueError(f"move {i} must be {{'seat': int, 'action': dict}}, got {move!r}")
+            if move.get("number", i + 1) != i + 1:
+                raise ValueError(f"move {i} is numbered {move['number']!r}, expected {i + 1}")
             game.apply(move["action"], move["seat"])
         return game
 

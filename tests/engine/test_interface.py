@@ -40,3 +40,22 @@ def test_wrong_seat_is_not_your_turn():
     with pytest.raises(IllegalAction) as err:
         g.apply({"type": "pass"}, seat=1 - g.to_move)
     assert err.value.code == "not_your_turn"
+
+
+@pytest.mark.parametrize("name", variants.names())
+def test_a_move_log_numbered_as_the_api_publishes_it_replays(name):
+    variant = variants.get(name)
+    bots = [variant.bots[0]] * variant.min_players
+    rec = variant.play(players=variant.min_players, seed="numbered", bots=bots, options={})
+    numbered = [{"number": i, **move} for i, move in enumerate(rec.moves, start=1)]
+    replayed = variant.replay(numbered, variant.min_players, "numbered", {})
+    assert replayed.result == rec.result
+
+
+def test_a_move_numbered_out_of_order_is_refused():
+    gin = variants.get("gin")
+    rec = gin.play(players=2, seed="numbered", bots=["greedy", "greedy"], options={})
+    numbered = [{"number": i, **move} for i, move in enumerate(rec.moves, start=1)]
+    numbered[1]["number"] = 5
+    with pytest.raises(ValueError, match="move 1 is numbered 5, expected 2"):
+        gin.replay(numbered, 2, "numbered", {})

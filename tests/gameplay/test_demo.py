@@ -24,11 +24,13 @@ def row_counts() -> dict[str, int]:
 def test_load_demo_twice_builds_gameplay_once(settings):
     settings.DEBUG = True  # load_demo refuses to run otherwise
     out = io.StringIO()
-    call_command("load_demo", stdout=out)
+    call_command("load_demo", "--site-url", "http://127.0.0.1:8101", stdout=out)
     first = row_counts()
     call_command("load_demo", stdout=io.StringIO())
     assert row_counts() == first
     assert f"username {demo.DEMO_USERNAME!r}  password {demo.DEMO_PASSWORD!r}" in out.getvalue()
+    assert "http://127.0.0.1:8101/admin/" in out.getvalue()
+    assert ":8000" not in out.getvalue()  # every link uses the address the site is served at
 
     assert list(Level.objects.values_list("number", flat=True)) == list(range(1, 21))
     required = list(Level.objects.values_list("xp_required", flat=True))
