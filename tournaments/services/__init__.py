@@ -1,0 +1,114 @@
+"""Every write in tournaments: one function per use case, keyword-only.
+
+The bracket's shape comes from tournaments.bracket (pure); these functions load rows, ask
+it what happens next and store the outcome. One module per use case, each importing only
+those listed before it:
+
+* common: status groups, the drawn bracket's shape, the tournament lock, organiser
+  checks, fee refunds
+* creation: creating a tournament, its settings and prizes
+* registration: opening registration and check-in, registering, the waiting list,
+  checking in, closing check-in
+* draw: seeds, starting the tournament, storing the bracket
+* finish: placements and prizes once the last round is over
+* batch: what one transaction changes in the bracket, written together
+* tables: starting tables, showing up, the deadline, replays, feeding the next round
+* results: recording finished matches at their tables
+* leaving: withdrawing, disqualification, forfeits
+* cancel: cancelling a tournament
+* schedule: what the periodic tasks ask for (ready tables, tournaments due)
+
+Callers use the package (`from tournaments import services`; `services.tournament_start`).
+
+Concurrency rules:
+
+* The tournament row orders registration, check-in, the draw, cancelling and finishing.
+* A table row orders everything that happens at that table (players showing up, a match
+  result, a disqualification). Advancing locks the finished tables, then the tables they
+  feed (later rounds), each group in primary-key order, then the tournament for the last
+  round: locks are always taken forward through the bracket, so two workers never
+  deadlock.
+* Work comes in batches (a round's tables starting, the results of a batch of matches):
+  a `Batch` loads each table it locks once, keeps the changes in memory and writes them
+  together, and the matches it opens are created together, so their bots play in one task.
+* Doing it twice returns quietly: a match is recorded once (`TableMatch.recorded`, read
+  again under the table lock), a table finishes once (its status under the lock), prizes
+  and refunds carry ledger keys.
+"""
+
+from tournaments.services.cancel import tournament_cancel
+from tournaments.services.common import (
+    ACTIVE_ENTRY,
+    ADMITTED,
+    BEFORE_START,
+    OPEN_FOR_ENTRIES,
+    STARTABLE,
+    bracket_of,
+    can_organise,
+)
+from tournaments.services.creation import (
+    EDITABLE,
+    tournament_create,
+    tournament_update,
+    validate_settings,
+)
+from tournaments.services.draw import entry_set_seed, round_name, tournament_start
+from tournaments.services.finish import (
+    _maybe_finish_tournament as _maybe_finish_tournament,  # tests finish twice through it
+)
+from tournaments.services.leaving import entry_disqualify, entry_withdraw
+from tournaments.services.registration import (
+    entry_check_in,
+    entry_register,
+    tournament_close_check_in,
+    tournament_open_check_in,
+    tournament_open_registration,
+)
+from tournaments.services.results import table_match_finished, table_matches_finished
+from tournaments.services.schedule import (
+    tournaments_due,
+    tournaments_with_ready_tables,
+    waiting_tables,
+)
+from tournaments.services.tables import (
+    table_deadline,
+    table_replay,
+    table_show_up,
+    table_start,
+    table_start_many,
+)
+
+__all__ = [
+    "ACTIVE_ENTRY",
+    "ADMITTED",
+    "BEFORE_START",
+    "EDITABLE",
+    "OPEN_FOR_ENTRIES",
+    "STARTABLE",
+    "bracket_of",
+    "can_organise",
+    "entry_check_in",
+    "entry_disqualify",
+    "entry_register",
+    "entry_set_seed",
+    "entry_withdraw",
+    "round_name",
+    "table_deadline",
+    "table_match_finished",
+    "table_matches_finished",
+    "table_replay",
+    "table_show_up",
+    "table_start",
+    "table_start_many",
+    "tournament_cancel",
+    "tournament_close_check_in",
+    "tournament_create",
+    "tournament_open_check_in",
+    "tournament_open_registration",
+    "tournament_start",
+    "tournament_update",
+    "tournaments_due",
+    "tournaments_with_ready_tables",
+    "validate_settings",
+    "waiting_tables",
+]

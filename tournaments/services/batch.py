@@ -1,0 +1,154 @@
+"""A batch: what one transaction changes in the bracket, written together when it is done.
+
+Starting tables, recording results and forfeits all go through one: it locks and loads
+each table once, keeps the changes in memory, writes the rows together, creates the
+matches that start in one call (so their bots play in one task) and finishes the
+tournaments whose last round is over."""
+
+from __future__ import annotations
+
+import hashlib
+from collections import defaultdict
+from datetime import datetime
+from typing import NamedTuple
+
+from django.db.models import Q
+
+from config.db import bulk_update
+from gameplay import services as gameplay
+from tournaments import bracket as bk
+from tournaments.models import Entry, Table, TableMatch, TableSeat, Tournament
+from tournaments.services.common import _ref
+from tournaments.services.finish import _maybe_finish_tournament
+
+# What play changes on a table row and its seats. Every writer holds the table lock and
+# loaded the rows under it, so storing them whole lets one UPDATE carry several steps.
+TABLE_STATE = [
+    "feeders_done",
+    "status",
+    "deadline",
+    "walkover",
+    "games_played",
+    "replays",
+    "finished_at",
+]
+SEAT_STATE = ["points", "placement_sum", "wins", "forfeited", "finish", "present"]
+
+
+class Start(NamedTuple):
+    """A match a table is about to play; the batch creates all of them at once."""
+
+    table: Table
+    live: list[TableSeat]
+    number: int
+
+
+def _next_number(table: Table) -> int:
+    """The number of the table's next match: every match so far, replayed ones too."""
+    return table.games_played + table.replays + 1
+
+
+class Batch:
+    """What one transaction changes in the bracket, written together when it is done.
+
+    Each table is locked and loaded once, with its seats, and kept here: a table fed by
+    two tables of the batch sees both feeds, and every row is written once, at the end.
+    Locks are taken as tables are first needed, forward through the bracket.
+    """
+
+    def __init__(self, now: datetime):
+        self.now = now
+        self.tables: dict[int, Table] = {}
+        self.at: dict[tuple[int, bk.TableRef], Table] = {}  # by tournament and position
+        self.seats: dict[int, list[TableSeat]] = {}
+        self.new_seats: list[TableSeat] = []
+        self.out_round: dict[int, int] = {}
+        self.knocked_out: set[int] = set()
+        self.starts: list[Start] = []
+        self.finals: set[int] = set()
+
+    def lock(self, tables) -> list[Table]:
+        """Lock and load these tables (a queryset) and their seats, in primary-key order."""
+        rows = list(
+            tables.select_for_update(of=("self",))
+            .select_related("tournament", "round")
+            .exclude(pk__in=list(self.tables))
+            .order_by("pk")
+        )
+        for row in rows:
+            self.tables[row.pk] = row
+            self.at[row.tournament_id, _ref(row)] = row
+            self.seats[row.pk] = []
+        for seat in (
+            TableSeat.objects.filter(table__in=rows)
+            .select_related("entry__player")
+            .order_by("table_id", "index")
+        ):
+            self.seats[seat.table_id].append(seat)
+        return rows
+
+    def lock_refs(self, tournament: Tournament, refs) -> dict[bk.TableRef, Table]:
+        """Lock the tables at these bracket positions, unless held already; by position."""
+        missing = Q()
+        for ref in set(refs):
+            if (tournament.pk, ref) not in self.at:
+                missing |= Q(round_number=ref.round, position=ref.position)
+        if missing:
+            self.lock(Table.objects.filter(missing, tournament=tournament))
+        return {ref: self.at[tournament.pk, ref] for ref in refs if (tournament.pk, ref) in self.at}
+
+    def seat(self, table: Table, seat: TableSeat) -> None:
+        self.seats[table.pk].append(seat)
+        self.new_seats.append(seat)
+
+    def write(self) -> None:
+        """Store everything, create the matches that start, then finish tournaments."""
+        TableSeat.objects.bulk_create(self.new_seats)
+        created = {id(seat) for seat in self.new_seats}
+        bulk_update(
+            [s for seats in self.seats.values() for s in seats if id(s) not in created],
+            SEAT_STATE,
+        )
+        bulk_update(list(self.tables.values()), TABLE_STATE)
+        by_round = defaultdict(list)
+        for entry_id, round_number in self.out_round.items():
+            by_round[round_number].append(entry_id)
+        for round_number, entry_ids in by_round.items():
+            Entry.objects.filter(pk__in=entry_ids).update(out_round=round_number)
+        if self.knocked_out:
+            Entry.objects.filter(pk__in=self.knocked_out, status=Entry.Status.PLAYING).update(
+                status=Entry.Status.ELIMINATED
+            )
+        _start_matches(self.starts)
+        for tournament_id in sorted(self.finals):
+            _maybe_finish_tournament(tournament_id, self.now)
+
+
+def _match_seed(tournament: Tournament, table: Table, number: int) -> str:
+    """A secret per match derived from the tournament's secret and the bracket ref, so a
+    simulation with the same seed deals the same cards at every table."""
+    ref = f"{table.round_number}.{table.position}.{number}"
+    return hashlib.sha256(f"{tournament.seed}:{ref}".encode()).hexdigest()
+
+
+def _start_matches(starts: list[Start]) -> None:
+    """Create the matches of the tables that start, and link them; one batch for all of
+    them, so their bot turns go to a worker as one task."""
+    if not starts:
+        return
+    matches = gameplay.match_create_many(
+        specs=[
+            gameplay.NewMatch(
+                variant=start.table.tournament.variant,
+                options=start.table.tournament.options,
+                players=[seat.entry.player for seat in start.live],
+                seed=_match_seed(start.table.tournament, start.table, start.number),
+                turn_seconds=start.table.tournament.turn_seconds,
+            )
+            for start in starts
+        ]
+    )
+    TableMatch.objects.bulk_create(
+        TableMatch(table=start.table, match=match, number=start.number)
+        for start, match in zip(starts, matches, strict=True)
+    )

@@ -1,0 +1,130 @@
+"""Creating a tournament, and changing its settings and prizes until the draw."""
+
+from __future__ import annotations
+
+import secrets
+
+from django.db import transaction
+
+from config.errors import Conflict, DomainError, NotAllowed
+from engine import variants
+from tournaments import bracket as bk
+from tournaments.models import Prize, Tournament
+from tournaments.services.common import BEFORE_START, _check_organiser, _lock, can_organise
+
+EDITABLE = (
+    "name",
+    "options",
+    "best_of",
+    "final_best_of",
+    "seeding",
+    "third_place",
+    "registration_opens_at",
+    "registration_closes_at",
+    "check_in_opens_at",
+    "check_in_closes_at",
+    "starts_at",
+    "max_entries",
+    "min_level",
+    "show_up_seconds",
+    "turn_seconds",
+)
+
+
+def validate_settings(values: dict) -> None:
+    """Refuse settings no tournament can run with, in words an organiser can act on."""
+    try:
+        variant = variants.get(values["variant"])
+        values["options"] = variant.validate_options(values.get("options") or {})
+        bk.validate(2, values["table_size"], values["advance"])
+    except ValueError as exc:
+        raise DomainError(str(exc), code="invalid_settings") from exc
+    # A table may play short-handed, down to one more player than go through.
+    if (
+        not variant.min_players
+        <= values["advance"] + 1
+        <= values["table_size"]
+        <= (variant.max_players)
+    ):
+        raise DomainError(
+            f"{variant.name} seats {variant.min_players} to {variant.max_players} players; "
+            f"tables of {values['table_size']} with {values['advance']} going through "
+            "need another variant.",
+            code="invalid_settings",
+        )
+    for field in ("best_of", "final_best_of"):
+        n = values.get(field)
+        if n is not None and not (1 <= n <= 9 and n % 2 == 1):
+            raise DomainError(f"{field} must be odd, from 1 to 9.", code="invalid_settings")
+    if values.get("third_place") and values["table_size"] != 2:
+        raise DomainError(
+            "A third-place match exists only for head-to-head tables.", code="invalid_settings"
+        )
+    if values.get("max_entries") is not None and values["max_entries"] < 2:
+        raise DomainError("A tournament needs room for two entries.", code="invalid_settings")
+    if values.get("turn_seconds", 60) < 5:
+        raise DomainError("Turns last at least 5 seconds.", code="invalid_settings")
+    order = [
+        ("registration_opens_at", "registration_closes_at"),
+        ("registration_closes_at", "starts_at"),
+        ("check_in_opens_at", "check_in_closes_at"),
+        ("check_in_closes_at", "starts_at"),
+    ]
+    for early, late in order:
+        a, b = values.get(early), values.get(late)
+        if a is not None and b is not None and a > b:
+            raise DomainError(f"{early} must not be after {late}.", code="invalid_settings")
+
+
+def tournament_create(*, organiser, name: str, variant: str, prizes=(), **settings) -> Tournament:
+    """A draft tournament with its prizes; the organiser opens registration when ready."""
+    if not can_organise(organiser):
+        raise NotAllowed(
+            "Creating tournaments needs the organiser permission.", code="not_organiser"
+        )
+    values = {
+        "name": name,
+        "variant": variant,
+        "table_size": 2,
+        "advance": 1,
+        "best_of": 1,
+        **settings,
+    }
+    validate_settings(values)
+    values["seed"] = values.get("seed") or secrets.token_hex(16)
+    with transaction.atomic():
+        tournament = Tournament.objects.create(organiser=organiser, **values)
+        _store_prizes(tournament, prizes)
+    return tournament
+
+
+def _store_prizes(tournament: Tournament, prizes) -> None:
+    places = [p["placement"] for p in prizes]
+    if len(set(places)) != len(places) or any(p < 1 for p in places):
+        raise DomainError("Each placement has at most one prize.", code="invalid_prizes")
+    Prize.objects.filter(tournament=tournament).delete()
+    Prize.objects.bulk_create(Prize(tournament=tournament, **p) for p in prizes)
+
+
+def tournament_update(*, tournament_id: int, by, prizes=None, **changes) -> Tournament:
+    """Change settings before the draw; the shape (variant, table size) is fixed at creation."""
+    unknown = set(changes) - set(EDITABLE)
+    if unknown:
+        raise DomainError(
+            f"These cannot change after creation: {', '.join(sorted(unknown))}.",
+            code="not_editable",
+        )
+    with transaction.atomic():
+        tournament = _lock(tournament_id)
+        _check_organiser(by, tournament)
+        if tournament.status not in BEFORE_START:
+            raise Conflict("The tournament has started.", code="already_started")
+        values = {f.name: getattr(tournament, f.name) for f in Tournament._meta.concrete_fields}
+        values.update(changes)
+        validate_settings(values)
+        for field, value in changes.items():
+            setattr(tournament, field, values[field] if field == "options" else value)
+        tournament.save()
+        if prizes is not None:
+            _store_prizes(tournament, prizes)
+    return tournament

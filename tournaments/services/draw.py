@@ -1,0 +1,265 @@
+"""The draw: the seeding order, then the whole bracket stored in a constant number of
+queries. Tables that need a match are started after commit by the `start_tables` task."""
+
+from __future__ import annotations
+
+import random
+from collections import defaultdict
+from datetime import datetime, timedelta
+from typing import NamedTuple
+
+from django.db import connection, transaction
+from django.db.models import OuterRef, Subquery
+from django.utils import timezone
+
+from config.errors import Conflict, NotFound
+from config.jobs import enqueue
+from gameplay.models import Rating
+from tournaments import bracket as bk
+from tournaments.models import Entry, Round, Table, TableSeat, Tournament
+from tournaments.services.common import (
+    BEFORE_START,
+    STARTABLE,
+    _check_organiser,
+    _lock,
+    _refund,
+    _shape,
+    _store_numbers,
+)
+from tournaments.services.registration import _close_check_in
+
+
+def entry_set_seed(*, entry_id: int, seed: int | None, by) -> Entry:
+    """The organiser's seed for manual seeding (1 is the best)."""
+    with transaction.atomic():
+        entry = Entry.objects.select_related("tournament").filter(pk=entry_id).first()
+        if entry is None:
+            raise NotFound("No such entry.")
+        tournament = _lock(entry.tournament_id)
+        _check_organiser(by, tournament)
+        if tournament.status not in BEFORE_START:
+            raise Conflict("Seeds are fixed once the bracket is drawn.", code="already_started")
+        entry.manual_seed = seed
+        entry.save(update_fields=["manual_seed"])
+    return entry
+
+
+class Candidate(NamedTuple):
+    """An entry in the draw, as plain data: the draw handles 65,536 of them at once."""
+
+    pk: int
+    is_bot: bool
+    manual_seed: int | None
+    ordinal: float | None
+
+
+def _seed_order(tournament: Tournament, first_come: list[Candidate]) -> list[Candidate]:
+    """Entries best first by the tournament's seeding rule; `first_come` is in registration
+    order, which breaks ties (the sorts are stable)."""
+    if tournament.seeding == Tournament.Seeding.RANDOM:
+        shuffled = list(first_come)
+        random.Random(f"{tournament.seed}:seeding").shuffle(shuffled)
+        return shuffled
+    if tournament.seeding == Tournament.Seeding.MANUAL:
+        big = len(first_come) + 1
+        return sorted(first_come, key=lambda e: e.manual_seed or big)
+    return sorted(first_come, key=lambda e: -(e.ordinal if e.ordinal is not None else -1e9))
+
+
+def tournament_start(*, tournament_id: int, by=None, now: datetime | None = None) -> Tournament:
+    """Draw the bracket and store all of it in a constant number of queries.
+
+    Byes and tables emptied before play are decided here in memory (with bracket.walkover
+    and bracket.advance), so the rows are written once; tables that need a match are left
+    waiting and `start_tables` creates their matches after commit, in batches.
+    """
+    now = now or timezone.now()
+    with transaction.atomic(durable=True):
+        tournament = _lock(tournament_id)
+        _check_organiser(by, tournament)
+        if tournament.status not in STARTABLE:
+            codes = {
+                Tournament.Status.DRAFT: "not_open",
+                Tournament.Status.RUNNING: "already_started",
+            }
+            raise Conflict(
+                f"A tournament that is {tournament.get_status_display().lower()} cannot start.",
+                code=codes.get(tournament.status, "tournament_over"),
+            )
+        checked = tournament.status in (Tournament.Status.CHECK_IN, Tournament.Status.READY)
+        if tournament.status == Tournament.Status.CHECK_IN:
+            _close_check_in(tournament)
+        playing_status = Entry.Status.CHECKED_IN if checked else Entry.Status.REGISTERED
+        rating = Rating.objects.filter(player_id=OuterRef("player_id"), variant=tournament.variant)
+        entries = [
+            Candidate(*row)
+            for row in Entry.objects.filter(tournament=tournament, status=playing_status)
+            .annotate(ordinal=Subquery(rating.values("ordinal")[:1]))
+            .order_by("registered_at", "pk")
+            .values_list("pk", "player__is_bot", "manual_seed", "ordinal")
+        ]
+        if len(entries) < 2:
+            raise Conflict(
+                f"A bracket needs two entries; {len(entries)} can play.", code="too_few_entries"
+            )
+        ordered = _seed_order(tournament, entries)
+        shape = _shape(
+            len(ordered), tournament.table_size, tournament.advance, tournament.third_place
+        )
+        tournament.entries_count = len(ordered)
+        _draw(tournament, shape, ordered, now)
+        for entry in Entry.objects.filter(tournament=tournament, status=Entry.Status.WAITLISTED):
+            _refund(entry, f"Refund, not admitted to {tournament.name}")
+            entry.save(update_fields=["fee_paid"])
+        tournament.status = Tournament.Status.RUNNING
+        tournament.started_at = now
+        tournament.save(update_fields=["status", "started_at", "entries_count"])
+        enqueue("tournaments.tasks.start_tables", tournament.pk)
+    return tournament
+
+
+def round_name(number: int, n_rounds: int) -> str:
+    names = {0: "Final", 1: "Semi-finals", 2: "Quarter-finals"}
+    return names.get(n_rounds - number, f"Round {number}")
+
+
+# The columns the draw writes, in the order its rows list them.
+DRAWN_TABLE = [
+    "tournament_id",
+    "round_id",
+    "round_number",
+    "position",
+    "third_place",
+    "capacity",
+    "feeders_total",
+    "feeders_done",
+    "status",
+    "walkover",
+    "deadline",
+    "games_played",
+    "finished_at",
+]
+DRAWN_SEAT = [
+    "table_id",
+    "index",
+    "entry_id",
+    "seed",
+    "present",
+    "forfeited",
+    "wins",
+    "points",
+    "placement_sum",
+    "finish",
+]
+
+
+def _draw(
+    tournament: Tournament, shape: bk.Bracket, ordered: list[Candidate], now: datetime
+) -> None:
+    """Store every round, table and first seat; byes walk through in memory first."""
+    n_rounds = shape.n_rounds
+    final_best_of = tournament.final_best_of or tournament.best_of
+    rounds = Round.objects.bulk_create(
+        Round(
+            tournament=tournament,
+            number=r,
+            name=round_name(r, n_rounds),
+            best_of=final_best_of if r == n_rounds else tournament.best_of,
+        )
+        for r in range(1, n_rounds + 1)
+    )
+    round_ids = {r.number: r.pk for r in rounds}
+    by_seed = {i + 1: e for i, e in enumerate(ordered)}
+    deadline = now + timedelta(seconds=tournament.show_up_seconds)
+
+    seated: dict[bk.TableRef, dict[int, Candidate]] = defaultdict(dict)
+    for table in shape.rounds[0]:
+        for index, seed in enumerate(table.seats):
+            if seed is not None:
+                seated[table.ref][index] = by_seed[seed]
+    fed: dict[bk.TableRef, int] = defaultdict(int)
+    finish: dict[tuple[bk.TableRef, int], int] = {}
+    tables = []
+    for table in shape.tables():
+        status, walkover = Table.Status.PENDING, False
+        if fed[table.ref] == len(table.feeders):
+            players = [e for _, e in sorted(seated[table.ref].items())]
+            ranking = bk.walkover(shape, table.ref, [e.pk for e in players])
+            if ranking is None:
+                status = Table.Status.WAITING
+            else:
+                status, walkover = Table.Status.DONE, True
+                finish.update(((table.ref, e), i) for i, e in enumerate(ranking, start=1))
+                entries = {e.pk: e for e in players}
+                for move in bk.advance(shape, table.ref, ranking):
+                    seated[move.slot.table][move.slot.seat] = entries[move.entry]
+                for ref in {slot.table for slot in table.feeds_into}:
+                    fed[ref] += 1
+        waits = status == Table.Status.WAITING and tournament.show_up_seconds
+        tables.append(
+            (
+                tournament.pk,
+                round_ids[table.ref.round],
+                table.ref.round,
+                table.ref.position,
+                table.third_place,
+                table.capacity,
+                len(table.feeders),
+                fed[table.ref],
+                status,
+                walkover,
+                deadline if waits else None,
+                0,
+                now if walkover else None,
+            )
+        )
+    _insert(Table, DRAWN_TABLE, tables)
+    table_ids = {
+        (r, p): pk
+        for r, p, pk in Table.objects.filter(tournament=tournament).values_list(
+            "round_number", "position", "pk"
+        )
+    }
+    seed_of = {e.pk: s for s, e in by_seed.items()}
+    everyone_present = not tournament.show_up_seconds
+    seats = [
+        (
+            table_ids[ref],
+            index,
+            entry.pk,
+            seed_of[entry.pk],
+            everyone_present or entry.is_bot,
+            False,
+            0,
+            0,
+            0,
+            finish.get((ref, entry.pk)),
+        )
+        for ref, at_table in seated.items()
+        for index, entry in at_table.items()
+    ]
+    _insert(TableSeat, DRAWN_SEAT, seats)
+    _store_numbers(
+        [(e.pk, s) for s, e in by_seed.items()],
+        "seed",
+        extra={"status": Entry.Status.PLAYING, "out_round": 1},
+    )
+
+
+def _insert(model, names: list[str], rows: list[tuple]) -> None:
+    """Insert rows (tuples in the order of `names`) with COPY on PostgreSQL.
+
+    The draw writes up to 65,535 tables and as many seats; building that many model
+    instances costs seconds, and COPY is PostgreSQL's fastest way in. Elsewhere (SQLite,
+    for development) it falls back to bulk_create.
+    """
+    if connection.vendor != "postgresql":
+        model.objects.bulk_create(model(**dict(zip(names, row, strict=True))) for row in rows)
+        return
+    columns = ", ".join(
+        connection.ops.quote_name(model._meta.get_field(name).column) for name in names
+    )
+    sql = f"COPY {model._meta.db_table} ({columns}) FROM STDIN"
+    with connection.cursor() as cursor, cursor.copy(sql) as copy:
+        for row in rows:
+            copy.write_row(row)

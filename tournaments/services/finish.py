@@ -1,0 +1,113 @@
+"""Finishing a tournament once its last round is played: placements, the champion, prizes."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from gameplay import services as gameplay
+from gameplay.models import Metric
+from tournaments import bracket as bk
+from tournaments.models import Entry, Prize, Table, TableSeat, Tournament
+from tournaments.services.common import _lock, _store_numbers, bracket_of
+
+
+def _maybe_finish_tournament(tournament_id: int, now: datetime) -> None:
+    # Final and third-place tables can end at once: the tournament lock lets the second
+    # see the first's commit, so exactly one of them finishes the tournament.
+    tournament = _lock(tournament_id)
+    if tournament.status != Tournament.Status.RUNNING:
+        return
+    shape = bracket_of(tournament)
+    if (
+        Table.objects.filter(tournament=tournament, round_number=shape.n_rounds)
+        .exclude(status=Table.Status.DONE)
+        .exists()
+    ):
+        return
+    _finish_tournament(tournament, shape, now)
+
+
+def _finish_tournament(tournament: Tournament, shape: bk.Bracket, now: datetime) -> None:
+    """Placements as the bracket defines them, then prizes, once (the status is the guard)."""
+    last = shape.n_rounds
+    within: dict[int, int] = {}
+    for seat in TableSeat.objects.filter(
+        table__tournament=tournament, table__round_number=last, finish__isnull=False
+    ):
+        within[seat.entry_id] = seat.finish
+    forfeiters = set(
+        TableSeat.objects.filter(table__tournament=tournament, forfeited=True).values_list(
+            "entry_id", flat=True
+        )
+    )
+    reached = list(
+        Entry.objects.filter(tournament=tournament, seed__isnull=False).values_list(
+            "pk", "out_round"
+        )
+    )
+    unranked = tournament.table_size + 1
+
+    def key(item):
+        return (-(item[1] or 0), within.get(item[0], unranked))
+
+    reached.sort(key=key)
+    places: list[tuple[int, int]] = []
+    for i, item in enumerate(reached):
+        same = i and key(reached[i - 1]) == key(item)
+        places.append((item[0], places[-1][1] if same else i + 1))
+    _store_numbers(places, "placement")
+    final_ranking = [
+        s.entry_id
+        for s in TableSeat.objects.filter(
+            table__tournament=tournament, table__round_number=last, table__third_place=False
+        ).order_by("finish")
+        if s.finish is not None
+    ]
+    champion = final_ranking[0] if final_ranking else None
+    Entry.objects.filter(tournament=tournament, status=Entry.Status.PLAYING).update(
+        status=Entry.Status.ELIMINATED
+    )
+    if champion is not None:
+        Entry.objects.filter(pk=champion).update(status=Entry.Status.CHAMPION)
+    tournament.status = Tournament.Status.FINISHED
+    tournament.finished_at = now
+    tournament.save(update_fields=["status", "finished_at"])
+    place_of = dict(places)
+    _grant_prizes(tournament, place_of, forfeiters)
+    if champion is not None:
+        player_id = Entry.objects.values_list("player_id", flat=True).get(pk=champion)
+        gameplay.metrics_add(player_id=player_id, changes={Metric.TOURNAMENTS_WON: 1})
+        gameplay.progress_evaluate(player_id=player_id)
+
+
+def _grant_prizes(tournament: Tournament, place_of: dict[int, int], forfeiters: set) -> None:
+    """Each prize to every entry at its placement; whoever forfeited a seat wins nothing."""
+    prizes = list(Prize.objects.filter(tournament=tournament).select_related("title", "reward"))
+    if not prizes:
+        return
+    entries = {
+        e.pk: e
+        for e in Entry.objects.filter(
+            tournament=tournament, placement__in=[p.placement for p in prizes]
+        ).select_related("player")
+    }
+    for prize in prizes:
+        for entry in entries.values():
+            if entry.placement != prize.placement or entry.pk in forfeiters:
+                continue
+            key = f"tournament:{tournament.pk}:prize:{prize.placement}"
+            reason = f"{tournament.name}: place {prize.placement}"
+            if prize.coins:
+                gameplay.coins_book(
+                    player_id=entry.player_id, amount=prize.coins, reason=reason, key=key
+                )
+            if prize.xp:
+                gameplay.xp_grant(
+                    player_id=entry.player_id, amount=prize.xp, reason=reason, key=key
+                )
+            if prize.title_id:
+                gameplay.title_grant(player=entry.player, title=prize.title, reason=reason)
+            if prize.reward_id:
+                gameplay.reward_grant(
+                    player_id=entry.player_id, reward=prize.reward, reason=reason, key=key
+                )
