@@ -1,0 +1,101 @@
+"""Every write in gameplay: one function per use case, keyword-only, in modules named by
+use case. Callers import this package (`from gameplay import services`); `__all__` is
+its API.
+
+Exactly-once rules: each award carries an idempotency key that a unique constraint
+guards, and state that advances (a match, a balance) is locked with select_for_update
+and checked again after the lock.
+
+The modules import each other one way only (none of them imports this package or
+gameplay.tasks; work for a worker is announced by task name through config.jobs):
+
+    common       <- progression, matches, matchmaking
+    accounts     <- matchmaking
+    progression  <- matches, finalize
+    ratings      <- matchmaking, finalize
+    matches      <- matchmaking
+"""
+
+from config.errors import NotAllowed
+from engine import variants
+from gameplay import games
+from gameplay.services.accounts import bot_players, player_for_user, player_register
+from gameplay.services.common import IllegalMove, InsufficientCoins
+from gameplay.services.finalize import match_finalize, match_finalize_many, match_verify
+from gameplay.services.matches import (
+    LOWER_SCORE_WINS,
+    NewMatch,
+    match_act,
+    match_create,
+    match_create_many,
+    match_forfeit,
+    match_play_bots,
+    match_play_bots_many,
+    match_timeout,
+)
+from gameplay.services.matchmaking import queue_leave, queue_pair, room_check_access, room_play
+from gameplay.services.progression import (
+    XpGrant,
+    coins_book,
+    metric_set,
+    metrics_add,
+    metrics_of,
+    metrics_of_many,
+    metrics_write,
+    metrics_write_many,
+    progress_evaluate,
+    progress_evaluate_many,
+    reward_grant,
+    title_display,
+    title_grant,
+    xp_grant,
+    xp_grant_many,
+)
+from gameplay.services.ratings import RATING_MODEL, rating_ordinal, ratings_update
+
+# NotAllowed, games and variants are not services: callers (the tests) have reached them
+# through this package since it was one module.
+__all__ = [
+    "LOWER_SCORE_WINS",
+    "RATING_MODEL",
+    "IllegalMove",
+    "InsufficientCoins",
+    "NewMatch",
+    "NotAllowed",
+    "XpGrant",
+    "bot_players",
+    "coins_book",
+    "games",
+    "match_act",
+    "match_create",
+    "match_create_many",
+    "match_finalize",
+    "match_finalize_many",
+    "match_forfeit",
+    "match_play_bots",
+    "match_play_bots_many",
+    "match_timeout",
+    "match_verify",
+    "metric_set",
+    "metrics_add",
+    "metrics_of",
+    "metrics_of_many",
+    "metrics_write",
+    "metrics_write_many",
+    "player_for_user",
+    "player_register",
+    "progress_evaluate",
+    "progress_evaluate_many",
+    "queue_leave",
+    "queue_pair",
+    "rating_ordinal",
+    "ratings_update",
+    "reward_grant",
+    "room_check_access",
+    "room_play",
+    "title_display",
+    "title_grant",
+    "variants",
+    "xp_grant",
+    "xp_grant_many",
+]

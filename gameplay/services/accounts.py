@@ -1,0 +1,60 @@
+"""Players: registering people, a profile for any user, and the reusable bot players."""
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.password_validation import validate_password
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
+from rest_framework.authtoken.models import Token
+
+from config.errors import Conflict, DomainError
+from gameplay.models import Player
+
+
+def player_register(*, username: str, password: str) -> Player:
+    user_model = get_user_model()
+    username = (username or "").strip()
+    if not username:
+        raise DomainError("A username is required.", code="invalid_username")
+    user = user_model(username=username)
+    try:
+        validate_password(password or "", user=user)
+    except ValidationError as exc:
+        raise DomainError(
+            "The password is too weak.", code="invalid_password", details=exc.messages
+        ) from exc
+    try:
+        with transaction.atomic():
+            user.set_password(password)
+            user.save()
+            player = Player.objects.create(user=user, display_name=username[:40])
+            Token.objects.create(user=user)
+    except IntegrityError:
+        raise Conflict("That username is taken.", code="username_taken") from None
+    return player
+
+
+def player_for_user(user) -> Player:
+    """The user's profile, created on first use (admins and staff get one too)."""
+    player, _ = Player.objects.get_or_create(
+        user=user, defaults={"display_name": user.get_username()[:40]}
+    )
+    return player
+
+
+def bot_players(*, kind: str, count: int) -> list[Player]:
+    """`count` distinct bot players of one kind, created once and reused."""
+    user_model = get_user_model()
+    bots = []
+    for number in range(1, count + 1):
+        username = f"bot-{kind}-{number}"
+        user, _ = user_model.objects.get_or_create(username=username)
+        bot, _ = Player.objects.get_or_create(
+            user=user,
+            defaults={
+                "display_name": f"{kind.title()} Bot {number}",
+                "is_bot": True,
+                "bot_kind": kind,
+            },
+        )
+        bots.append(bot)
+    return bots

@@ -1,0 +1,328 @@
+"""Playing a match: creating it, applying moves, bots' turns, turn deadlines, timeouts
+and forfeits. A match that ends here is handed to finalize by task name."""
+
+from collections.abc import Iterable
+from datetime import timedelta
+from typing import NamedTuple
+
+from django.db import transaction
+from django.db.models import Prefetch
+from django.utils import timezone
+
+from config.db import bulk_update
+from config.errors import Conflict, DomainError, NotAllowed, NotFound
+from config.jobs import enqueue
+from engine import IllegalAction, variants
+from gameplay import games
+from gameplay.models import Match, Player, Room, Seat
+from gameplay.services.common import IllegalMove
+from gameplay.services.progression import coins_book
+
+# A bot's turn not played by then was lost with its task; the sweep plays it.
+BOT_TURN_GRACE = timedelta(seconds=30)
+# Variants whose totals are penalty points: the lowest total ranks first.
+LOWER_SCORE_WINS = {"indian"}
+
+# What storing a match after moves writes: the same columns whether it finished or not.
+STORED_FIELDS = [
+    "log",
+    "seq",
+    "to_move",
+    "state",
+    "turn_deadline",
+    "status",
+    "result",
+    "finished_at",
+]
+
+
+class NewMatch(NamedTuple):
+    variant: str
+    options: dict
+    players: list[Player]
+    room: Room | None = None
+    seed: str | None = None
+    turn_seconds: int | None = None
+    max_timeouts: int | None = None
+
+
+def match_create(**spec) -> Match:
+    """Create a match with a secret seed; only its commitment is public until the end.
+
+    Keywords are those of `NewMatch`.
+    """
+    return match_create_many(specs=[NewMatch(**spec)])[0]
+
+
+def match_create_many(*, specs: list[NewMatch]) -> list[Match]:
+    """Create matches in a few queries (a tournament round starts many at once)."""
+    dealt = []
+    for spec in specs:
+        try:
+            options = variants.get(spec.variant).validate_options(spec.options or {})
+        except ValueError as exc:
+            raise DomainError(str(exc), code="invalid_options") from exc
+        if len({p.pk for p in spec.players}) != len(spec.players):
+            raise DomainError("A player can take only one seat.", code="duplicate_player")
+        seed = spec.seed or games.new_seed()
+        try:
+            game = games.new_game(spec.variant, len(spec.players), seed, options)
+        except ValueError as exc:
+            raise DomainError(str(exc), code="invalid_players") from exc
+        room = spec.room
+        match = Match(
+            room=room,
+            variant=spec.variant,
+            options=options,
+            players=len(spec.players),
+            seed=seed,
+            commitment=games.commitment(seed),
+            to_move=game.to_move,
+            state=games.dump(game),
+            entry_fee=room.entry_fee if room else 0,
+            turn_seconds=spec.turn_seconds or (room.turn_seconds if room else 60),
+            max_timeouts=spec.max_timeouts or (room.max_timeouts if room else 3),
+        )
+        to_move = spec.players[game.to_move] if game.to_move is not None else None
+        dealt.append((match, spec.players, to_move))
+    with transaction.atomic():
+        matches = Match.objects.bulk_create(_with_deadline(m, to_move) for m, _, to_move in dealt)
+        Seat.objects.bulk_create(
+            Seat(match=match, index=index, player=player)
+            for match, players, _ in dealt
+            for index, player in enumerate(players)
+        )
+        for match, players, _ in dealt:
+            for player in players if match.entry_fee else ():
+                if not player.is_bot:
+                    coins_book(
+                        player_id=player.pk,
+                        amount=-match.entry_fee,
+                        reason=f"Entry fee, match {match.pk}",
+                        key=f"match:{match.pk}:fee",
+                    )
+        _enqueue_turns([(match, to_move) for match, _, to_move in dealt])
+    return matches
+
+
+def match_act(*, match_id: int, player: Player, seq: int, action: dict) -> Match:
+    """Apply one player action, validated by the engine against the current state.
+
+    Returns the match with its seats (and their players) loaded, ready for a view.
+    """
+    with transaction.atomic():
+        # The match row serialises every write to one match across processes.
+        match = (
+            Match.objects.select_for_update(of=("self",))
+            .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("player")))
+            .filter(pk=match_id)
+            .first()
+        )
+        seat = (
+            next((s for s in match.seats.all() if s.player_id == player.pk), None)
+            if match
+            else None
+        )
+        if match is None or seat is None:
+            raise NotFound("No such match.")
+        if match.status != Match.Status.ACTIVE:
+            raise Conflict("The match is over.", code="match_over")
+        if seq != match.seq:
+            raise Conflict(
+                f"The match is at move {match.seq}, not {seq}.",
+                code="stale_seq",
+                details={"seq": match.seq},
+            )
+        if match.to_move != seat.index:
+            raise NotAllowed("It is not your turn.", code="not_your_turn")
+        if not isinstance(action, dict):
+            raise IllegalMove("An action is a JSON object.", code="bad_action")
+        game = games.load(match)
+        _apply(match, game, [(seat.index, action, False)])
+    return match
+
+
+def _apply(match: Match, game, actions: Iterable[tuple[int, dict, bool]]) -> None:
+    """Apply actions in order, append them to the log and store the new state."""
+    moves = []
+    for seat_index, action, automatic in actions:
+        try:
+            game.apply(action, seat=seat_index)
+        except IllegalAction as exc:
+            raise IllegalMove(exc.message, code=exc.code) from None
+        move = {"seat": seat_index, "action": action}
+        moves.append({**move, "auto": True} if automatic else move)
+    _store_many([(match, game, moves)])
+
+
+def _store_many(played: list[tuple[Match, object, list[dict]]]) -> None:
+    """Append already-applied moves to each match's log and store the state they led to.
+
+    The caller holds the match row locks (and has the seats loaded), so appending in
+    Python cannot lose a move. Finished matches go to finalize in one task.
+    """
+    now = timezone.now()
+    finished, placed, turns = [], [], []
+    for match, game, moves in played:
+        match.log = [*match.log, *moves]
+        match.seq, match.to_move, match.state = game.seq, game.to_move, games.dump(game)
+        if game.over:
+            match.status = Match.Status.FINISHED
+            match.result = game.result
+            match.finished_at = now
+            match.turn_deadline = None
+            placed += _placed_seats(match, game.result)
+            finished.append(match.pk)
+        else:
+            to_move = next(seat for seat in match.seats.all() if seat.index == game.to_move)
+            turns.append((_with_deadline(match, to_move.player), to_move.player))
+    bulk_update([match for match, _, _ in played], STORED_FIELDS)
+    if placed:
+        bulk_update(placed, ["score", "placement"])
+    _enqueue_turns(turns)
+    if finished:
+        _finalize_later(finished)
+
+
+def _placed_seats(match: Match, result: dict) -> list[Seat]:
+    seats = list(match.seats.all())
+    for seat in seats:
+        seat.score = result["scores"][seat.index]
+        seat.placement = result["placements"][seat.index]
+    return seats
+
+
+def _with_deadline(match: Match, player: Player | None) -> Match:
+    """Every turn gets a deadline in its row, so the sweep task redoes the work of a task
+    that was lost (a worker killed mid-task, a broker restart)."""
+    if player is None:
+        match.turn_deadline = None
+    elif player.is_bot:
+        match.turn_deadline = timezone.now() + BOT_TURN_GRACE
+    else:
+        match.turn_deadline = timezone.now() + timedelta(seconds=match.turn_seconds)
+    return match
+
+
+def _enqueue_turns(turns: list[tuple[Match, Player | None]]) -> None:
+    """After commit: bot turns go to a worker in one task, each human turn gets a timeout."""
+    bot_turns = [match.pk for match, player in turns if player is not None and player.is_bot]
+    if bot_turns:
+        enqueue("gameplay.tasks.play_bots", *bot_turns)
+    for match, player in turns:
+        if player is not None and not player.is_bot:
+            enqueue(
+                "gameplay.tasks.turn_timeout", match.pk, match.seq, countdown=match.turn_seconds
+            )
+
+
+def _finalize_later(match_ids: list[int]) -> None:
+    enqueue("gameplay.tasks.finalize_match", *match_ids)
+
+
+def match_play_bots(*, match_id: int, max_actions: int = 5000) -> int:
+    """Play every consecutive bot turn in one transaction; returns how many were played."""
+    return match_play_bots_many(match_ids=[match_id], max_actions=max_actions).get(match_id, 0)
+
+
+def match_play_bots_many(*, match_ids: Iterable[int], max_actions: int = 5000) -> dict[int, int]:
+    """Play every consecutive bot turn of each match in one transaction.
+
+    Returns how many moves were played per match; a match that is over, or whose turn
+    is a human's, plays none.
+    """
+    with transaction.atomic():
+        matches = (
+            Match.objects.select_for_update()
+            .filter(pk__in=list(match_ids), status=Match.Status.ACTIVE)
+            .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("player")))
+            .order_by("pk")  # locks taken in one order: two batches never deadlock
+        )
+        played = []
+        for match in matches:
+            bots = {
+                seat.index: seat.player.bot_kind for seat in match.seats.all() if seat.player.is_bot
+            }
+            if match.to_move not in bots:
+                continue
+            game = games.load(match)
+            engine_variant = variants.get(match.variant)
+            moves = []
+            while not game.over and game.to_move in bots and len(moves) < max_actions:
+                seat = game.to_move
+                action = engine_variant.bot_action(game, seat, bot=bots[seat])
+                # A bot choosing an illegal action is a bug: let IllegalAction surface.
+                game.apply(action, seat=seat)
+                moves.append({"seat": seat, "action": action})
+            played.append((match, game, moves))
+        if played:
+            _store_many(played)
+    return {match.pk: len(moves) for match, _, moves in played}
+
+
+def match_timeout(*, match_id: int, seq: int) -> str:
+    """A human missed the turn deadline: play a safe action for them, or forfeit them."""
+    with transaction.atomic():
+        match = (
+            Match.objects.select_for_update(of=("self",))
+            .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("player")))
+            .filter(pk=match_id)
+            .first()
+        )
+        if match is None or match.status != Match.Status.ACTIVE or match.seq != seq:
+            return "moved_on"
+        if match.turn_deadline is None or match.turn_deadline > timezone.now():
+            return "not_due"
+        seat = next(seat for seat in match.seats.all() if seat.index == match.to_move)
+        if seat.player.is_bot:
+            match_play_bots(match_id=match_id)
+            return "bots_played"
+        seat.timeouts += 1
+        seat.save(update_fields=["timeouts"])
+        if seat.timeouts >= match.max_timeouts:
+            match_forfeit(match=match, seat_index=seat.index, reason="timeouts")
+            return "forfeited"
+        game = games.load(match)
+        action = variants.get(match.variant).bot_action(game, seat.index, bot="greedy")
+        _apply(match, game, [(seat.index, action, True)])
+        return "auto_played"
+
+
+def match_forfeit(*, match: Match, seat_index: int, reason: str) -> None:
+    """End an active match with one seat forfeiting (timeouts, walkover, disqualification).
+
+    Must run inside the caller's transaction holding the match lock. The forfeiter
+    places last; the others keep their order by the match score so far.
+    """
+    if match.status != Match.Status.ACTIVE:
+        raise Conflict("The match is over.", code="match_over")
+    game = games.load(match)
+    scores = game.view(None)["scores"]
+    others = [i for i in range(match.players) if i != seat_index]
+    lower_wins = match.variant in LOWER_SCORE_WINS
+    others.sort(key=lambda i: scores[i] if lower_wins else -scores[i])
+    placements = [0] * match.players
+    rank = 0
+    for position, index in enumerate(others):
+        if position == 0 or scores[index] != scores[others[position - 1]]:
+            rank = position + 1
+        placements[index] = rank
+    placements[seat_index] = match.players
+    result = {
+        "winner": others[0] if placements[others[0]] == 1 and placements.count(1) == 1 else None,
+        "scores": scores,
+        "placements": placements,
+        "forfeit": {"seat": seat_index, "reason": reason, "seq": match.seq},
+    }
+    match.status = Match.Status.FINISHED
+    match.result = result
+    match.finished_at = timezone.now()
+    match.turn_deadline = None
+    match.to_move = None
+    match.save(update_fields=["status", "result", "finished_at", "turn_deadline", "to_move"])
+    seats = _placed_seats(match, result)
+    for seat in seats:
+        seat.forfeited = seat.forfeited or seat.index == seat_index
+    bulk_update(seats, ["score", "placement", "forfeited"])
+    match_id = match.pk
+    _finalize_later([match_id])

@@ -1,0 +1,107 @@
+"""Rooms and matchmaking: playing in a room against bots, or queueing for humans of a
+similar rating."""
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from config.errors import DomainError, NotAllowed, NotFound
+from gameplay.models import Match, Player, QueueEntry, Room
+from gameplay.services.accounts import bot_players
+from gameplay.services.common import InsufficientCoins
+from gameplay.services.matches import match_create
+from gameplay.services.ratings import rating_ordinal
+
+
+def room_check_access(*, player: Player, room: Room) -> None:
+    if not room.active:
+        raise NotFound("No such room.")
+    if player.level < room.min_level:
+        raise NotAllowed(f"This room unlocks at level {room.min_level}.", code="room_locked")
+    if room.entry_fee and player.coins < room.entry_fee:
+        raise InsufficientCoins(
+            f"This room costs {room.entry_fee} coins; the balance is {player.coins}.",
+            details={"balance": player.coins, "needed": room.entry_fee},
+        )
+
+
+def room_play(*, player: Player, room: Room, opponent: str) -> Match | QueueEntry:
+    """Start a match against bots now, or pair with waiting humans (or join the queue)."""
+    room_check_access(player=player, room=room)
+    if opponent == "bot":
+        if not room.bots_allowed:
+            raise NotAllowed("Bots may not play in this room.", code="bots_not_allowed")
+        bots = bot_players(kind="greedy", count=room.seats - 1)
+        return match_create(
+            variant=room.variant,
+            options=room.options,
+            players=[player, *bots],
+            room=room,
+        )
+    if opponent != "human":
+        raise DomainError('opponent must be "bot" or "human".', code="invalid_opponent")
+    with transaction.atomic():
+        QueueEntry.objects.filter(player=player).delete()
+        entry = QueueEntry.objects.create(
+            player=player, room=room, ordinal=rating_ordinal(player=player, variant=room.variant)
+        )
+        match = queue_pair(room_id=room.pk, now=timezone.now(), only_with=player.pk)
+    return match or entry
+
+
+def queue_leave(*, player: Player) -> bool:
+    return QueueEntry.objects.filter(player=player).delete()[0] > 0
+
+
+def _queue_window(entry: QueueEntry, now) -> float:
+    waited = (now - entry.created_at).total_seconds()
+    config = settings.KNOCK_MATCHMAKING
+    return config["base_window"] + config["widen_per_second"] * max(waited, 0.0)
+
+
+def queue_pair(*, room_id: int, now=None, only_with: int | None = None) -> Match | None:
+    """Seat waiting players of similar rating together; returns the match of `only_with`.
+
+    Two players fit when their ordinals are within both their windows; windows widen as
+    players wait, and rooms that allow bots fill the seats of long waiters with bots.
+    """
+    now = now or timezone.now()
+    with transaction.atomic():
+        room = Room.objects.get(pk=room_id)
+        # Locking the waiting rows (skipping ones another pairer holds) makes pairing
+        # safe to run from many web and worker processes at once.
+        waiting = list(
+            QueueEntry.objects.select_for_update(skip_locked=True)
+            .filter(room_id=room_id)
+            .select_related("player")
+            .order_by("created_at", "pk")
+        )
+        made: Match | None = None
+        used: set[int] = set()
+        for anchor in waiting:
+            if anchor.pk in used or (only_with is not None and anchor.player_id != only_with):
+                continue
+            group = [anchor]
+            for other in waiting:
+                if other.pk in used or other is anchor or len(group) == room.seats:
+                    continue
+                gap = abs(other.ordinal - anchor.ordinal)
+                if all(gap <= _queue_window(member, now) for member in (anchor, other)):
+                    group.append(other)
+            waited = (now - anchor.created_at).total_seconds()
+            fill_with_bots = (
+                room.bots_allowed and waited >= settings.KNOCK_MATCHMAKING["bot_fill_after_seconds"]
+            )
+            if len(group) < room.seats and not fill_with_bots:
+                continue
+            humans = [entry.player for entry in group]
+            bots = bot_players(kind="greedy", count=room.seats - len(humans))
+            used.update(entry.pk for entry in group)
+            QueueEntry.objects.filter(pk__in=[entry.pk for entry in group]).delete()
+            match = match_create(
+                variant=room.variant, options=room.options, players=humans + bots, room=room
+            )
+            if only_with is not None:
+                made = match
+                break
+        return made
