@@ -119,6 +119,7 @@ class BasicGame(TableGame):
         self.stock = deck[: size * n : -1]  # deck[size * n + 1] is on top (the end)
         self.table: list[dict] = []
         self.taken: Card | None = None
+        self.pile_draws = 0
         self.reshuffled = False
         self.played_before = [False] * n
         self.played_now = False
@@ -168,6 +169,9 @@ class BasicGame(TableGame):
 
     def _stalemate(self, reason: str) -> None:
         self._end_hand(None, 0, reason)
+
+    def _end_by_pile_limit(self) -> None:
+        self._stalemate("pile_limit")
 
     def _go_out(self, seat: int) -> None:
         """Seed: "When a player has won a round, the cards his opponents still have in their
@@ -255,8 +259,8 @@ class BasicGame(TableGame):
             self._discard(seat, action["card"])
 
     def _draw(self, seat: int, source) -> None:
-        self._take_drawn(seat, source)
-        self.phase = "play"
+        if self._take_drawn(seat, source) is not None:
+            self.phase = "play"
 
     def _in_play(self) -> None:
         if self.phase != "play":
@@ -364,6 +368,7 @@ class BasicGame(TableGame):
             "hand_counts": [len(h) for h in self.hands],
             "discard": [c.text for c in self.discard],
             "stock_count": len(self.stock),
+            "pile_draws": self.pile_draws,
             "reshuffled": self.reshuffled,
             "scores": list(self.scores),
             "target": self.target,
@@ -387,6 +392,7 @@ class BasicGame(TableGame):
             repr(self.stock),
             repr(self._table_json()),
             self.taken,
+            self.pile_draws,
             self.reshuffled,
             tuple(self.played_before),
             self.played_now,
@@ -433,6 +439,14 @@ class BasicVariant(Variant):
             0,
             10000,
             "match ends when a player reaches this; 0 = by table size (100, 150, 200, 200, 200)",
+        ),
+        Option(
+            "max_pile_draws",
+            int,
+            52,
+            1,
+            1000,
+            "takes from the discard pile per hand; one more ends the hand as a stalemate",
         ),
     )
 

@@ -76,6 +76,7 @@ class GinGame(Game):
         self.stock = deck[:20:-1]  # deck[21] is on top, i.e. at the end of the list
         self.known = [0, 0]
         self.taken = 0
+        self.pile_draws = 0  # takes from the discard pile this hand, the first upcard included
         self.phase = "upcard"
         self.passes = 0
         self.to_move = first
@@ -221,6 +222,12 @@ class GinGame(Game):
                 raise IllegalAction(
                     "must_draw_stock", "both players passed the upcard: draw from the stock"
                 )
+            if self.pile_draws == self.options["max_pile_draws"]:
+                # OpenSpiel's gin_rummy: "cap the number of times the upcard can be drawn at
+                # 50"; drawing it once more ends the hand as a draw (engine/README.md).
+                self._draw_hand("pile_limit")
+                return
+            self.pile_draws += 1
             bit = self.discard.pop()
             self.taken = bit
             self.known[seat] |= bit
@@ -273,19 +280,24 @@ class GinGame(Game):
         if len(self.stock) <= 2:
             # Seed: "until only two cards remain in the stock pile, in which case the round
             # ends in a draw and no points are awarded."
-            self._end_hand(
-                {
-                    "hand_number": self.hand_number,
-                    "dealer": self.dealer,
-                    "kind": "draw",
-                    "winner": None,
-                    "knocker": None,
-                    "points": 0,
-                }
-            )
+            self._draw_hand("wall")
             return
         self.to_move = 1 - seat
         self.phase = "draw"
+
+    def _draw_hand(self, reason: str) -> None:
+        """The hand ends with no score; ``reason`` is "wall" or "pile_limit"."""
+        self._end_hand(
+            {
+                "hand_number": self.hand_number,
+                "dealer": self.dealer,
+                "kind": "draw",
+                "reason": reason,
+                "winner": None,
+                "knocker": None,
+                "points": 0,
+            }
+        )
 
     def _big_gin(self, seat: int) -> None:
         if self.phase != "discard":
@@ -357,6 +369,7 @@ class GinGame(Game):
             "hand_counts": [h.bit_count() for h in self.hands],
             "discard": [_BIT_TO_TEXT[b] for b in self.discard],
             "stock_count": len(self.stock),
+            "pile_draws": self.pile_draws,
             "scores": list(self.scores),
             "hand_number": self.hand_number,
             "dealer": self.dealer,
@@ -381,6 +394,7 @@ class GinGame(Game):
             tuple(self.stock),
             tuple(self.known),
             self.taken,
+            self.pile_draws,
             self.phase,
             self.passes,
             self.to_move,
@@ -425,6 +439,15 @@ class GinVariant(Variant):
         Option("line_bonus", int, 0, 0, 1000, "per hand won, added at the end (box bonus)"),
         Option("game_bonus", int, 0, 0, 1000, "added to the match winner's total"),
         Option("shutout_double", bool, False, help="winner's total doubles if loser scored 0"),
+        Option(
+            "max_pile_draws",
+            int,
+            50,
+            1,
+            1000,
+            "takes from the discard pile per hand (first upcard included); one more ends the "
+            "hand as a draw",
+        ),
     )
 
     def check_option_combination(self, options: dict) -> None:

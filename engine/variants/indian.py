@@ -157,6 +157,7 @@ class IndianGame(TableGame):
         self.deal_points = [0] * n
         self.has_drawn = [False] * n
         self.taken: Card | None = None
+        self.pile_draws = 0
         self.reshuffles = 0
         self.phase = "draw"
         self.to_move = first
@@ -174,6 +175,9 @@ class IndianGame(TableGame):
             self.discard = [top]
         self.to_move = self._next(seat)
         self.phase = "draw"
+
+    def _end_by_pile_limit(self) -> None:
+        self._end_deal(None, "pile_limit")
 
     def _leave(self, seat: int, status: str, points: int) -> None:
         """A seat drops or declares wrongly: it is out of this deal with ``points``."""
@@ -309,9 +313,9 @@ class IndianGame(TableGame):
             self._declare(seat, action["card"], action["groups"])
 
     def _draw(self, seat: int, source) -> None:
-        self._take_drawn(seat, source)
-        self.has_drawn[seat] = True
-        self.phase = "discard"
+        if self._take_drawn(seat, source) is not None:
+            self.has_drawn[seat] = True
+            self.phase = "discard"
 
     def _drop(self, seat: int) -> None:
         """Issue 4: "Dropping: first drop 20, middle drop 40." A drop is made instead of
@@ -384,6 +388,7 @@ class IndianGame(TableGame):
             "hand_counts": [len(h) for h in self.hands],
             "discard": [c.text for c in self.discard],
             "stock_count": len(self.stock),
+            "pile_draws": self.pile_draws,
             "reshuffles": self.reshuffles,
             "scores": list(self.scores),
             "hand_number": self.hand_number,
@@ -412,6 +417,7 @@ class IndianGame(TableGame):
             self.cut,
             self.wild_rank,
             self.taken,
+            self.pile_draws,
             self.reshuffles,
             tuple(self.status),
             tuple(self.deal_points),
@@ -447,6 +453,14 @@ class IndianVariant(Variant):
         ),
         Option("deals", int, 2, 1, 20, "number of deals in the 'deals' format"),
         Option("jokers", int, 2, 0, 4, "printed jokers added to the two decks"),
+        Option(
+            "max_pile_draws",
+            int,
+            104,
+            1,
+            1000,
+            "takes from the open pile per deal; one more ends the deal as a stalemate",
+        ),
     )
 
     def check_option_combination(self, options: dict) -> None:

@@ -101,9 +101,10 @@ def take_from(hand: list[Card], wanted: list, *, avoid: Card | None = None) -> l
 
 class TableGame(Game):
     """The turn plumbing Basic and Indian Rummy share: seat checks, action shape, the move
-    log, and drawing. Subclasses set ``action_keys`` and implement `_act`; they hold
-    ``players``, ``to_move``, ``over``, ``seq``, ``_moves``, ``phase``, ``hands``,
-    ``stock``, ``discard`` and ``taken``."""
+    log, and drawing. Subclasses set ``action_keys`` and implement `_act` and
+    `_end_by_pile_limit`; they hold ``players``, ``options``, ``to_move``, ``over``, ``seq``,
+    ``_moves``, ``phase``, ``hands``, ``stock``, ``discard``, ``taken`` and ``pile_draws``
+    (takes from the discard pile this hand)."""
 
     action_keys: dict[str, frozenset]
 
@@ -128,9 +129,16 @@ class TableGame(Game):
     def _act(self, seat: int, kind: str, action: dict) -> None:
         """Carry out one checked action of type ``kind`` for ``seat``."""
 
-    def _take_drawn(self, seat: int, source) -> Card:
+    @abc.abstractmethod
+    def _end_by_pile_limit(self) -> None:
+        """End the hand with nobody winning it: the discard pile was asked for once more than
+        option ``max_pile_draws`` allows (engine/README.md)."""
+
+    def _take_drawn(self, seat: int, source) -> Card | None:
         """Seed: "Start your turn by drawing card from either the deck or the discard pile."
-        The card goes into the hand; ``taken`` remembers a discard-pile card."""
+        The card goes into the hand; ``taken`` remembers a discard-pile card. None when the
+        take was one too many for ``max_pile_draws`` and ended the hand instead (OpenSpiel's
+        bound on upcard draws, engine/README.md)."""
         if self.phase != "draw":
             raise IllegalAction("wrong_phase", "you have drawn already this turn")
         if source == "stock":
@@ -139,6 +147,10 @@ class TableGame(Game):
         elif source == "discard":
             if not self.discard:
                 raise IllegalAction("empty_discard", "the discard pile is empty")
+            if self.pile_draws == self.options["max_pile_draws"]:
+                self._end_by_pile_limit()
+                return None
+            self.pile_draws += 1
             c = self.discard.pop()
             self.taken = c
         else:

@@ -1,6 +1,6 @@
 """Hypothesis properties of Basic and Indian Rummy (issue 4, "Bots and checks"): no card is
 created or lost, replay reproduces every state, illegal actions change nothing, every legal
-action is accepted, views hide hidden cards, and bot-played deals end within a bound."""
+action is accepted, views hide hidden cards, and every deal ends within a bound."""
 
 import json
 import pickle
@@ -10,15 +10,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine import IllegalAction, cards, variants
+from engine.variants import indian
 
 BASIC = variants.get("basic")
 INDIAN = variants.get("indian")
-#: Draws per deal that no bot-played deal may exceed. Basic: the stock (at most 52 cards,
-#: refilled once) bounds stock draws, and a greedy bot takes the discard only to use it at
-#: once, which shrinks its hand. Indian: the stock is refilled at most 3 times, and a greedy
-#: bot takes the open card only when its hand gets strictly closer to a declaration. Random
-#: bots draw from the stock often enough that the same bound holds for every seed tried.
-MAX_DRAWS_PER_DEAL = {"basic": 600, "indian": 1200}
 PROPERTY = settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
@@ -36,6 +31,15 @@ def full_deck(g) -> list:
     if g.variant.name == "basic":
         return cards.deck()
     return cards.deck(decks=2, jokers=g.options["jokers"])
+
+
+def max_draws_per_deal(g) -> int:
+    """Draws no deal may exceed, whoever plays it. A draw is from the stock or the pile. A
+    stock holds fewer cards than the pack and is refilled at most once (Basic) or
+    `indian.MAX_RESHUFFLES` times; the pile may be taken ``max_pile_draws`` times, and asking
+    once more ends the deal (issue 13)."""
+    refills = 1 if g.variant.name == "basic" else indian.MAX_RESHUFFLES
+    return (1 + refills) * len(full_deck(g)) + g.options["max_pile_draws"] + 1
 
 
 def key(c):
@@ -144,7 +148,7 @@ def play(v, players, seed, bots, options, probe, every):
         g.apply(action, seat)
         if action["type"] == "draw":
             draws += 1
-            assert draws <= MAX_DRAWS_PER_DEAL[v.name]
+            assert draws <= max_draws_per_deal(g)
         snapshots.append(g._snapshot())
     check_cards(g)
     return g, snapshots
@@ -171,7 +175,8 @@ def test_basic_properties(players, seed, data):
     bots = data.draw(st.lists(bot, min_size=players, max_size=players))
     options = {"target": 1}
     g, snapshots = play(BASIC, players, seed, bots, options, data, every=7)
-    assert g.last_hand["kind"] in {"out", "rummy", "stock_exhausted", "no_finish_possible"}
+    ends = {"out", "rummy", "stock_exhausted", "no_finish_possible", "pile_limit"}
+    assert g.last_hand["kind"] in ends
     check_replay(BASIC, players, seed, options, g, snapshots, data)
 
 
@@ -184,7 +189,7 @@ def test_indian_properties(players, seed, data):
     fmt = data.draw(st.sampled_from(["points", "pool101", "deals"]))
     options = {"format": fmt, "jokers": data.draw(st.integers(0, 4))}
     g, snapshots = play(INDIAN, players, seed, bots, options, data, every=5)
-    assert g.last_hand["kind"] in {"declared", "last_left", "stalemate"}
+    assert g.last_hand["kind"] in {"declared", "last_left", "stalemate", "pile_limit"}
     check_replay(INDIAN, players, seed, options, g, snapshots, data)
 
 
@@ -200,4 +205,4 @@ def test_greedy_deals_end_within_the_bound(players, seed):
             action = v.bot_action(g, g.to_move, "greedy")
             draws += action["type"] == "draw"
             g.apply(action, g.to_move)
-            assert draws <= MAX_DRAWS_PER_DEAL[v.name] * (g.hand_number)
+            assert draws <= max_draws_per_deal(g) * g.hand_number

@@ -253,6 +253,63 @@ def test_stock_runs_out_discard_pile_reshuffled_from_the_seed_once_then_stalemat
     assert g.scores == [0, 0] and g.hand_number == 2
 
 
+def keep_taking_the_discard(g, moves=1000):
+    """Issue 13's loop: whoever is to move takes the discard-pile top and discards another
+    card, so the stock is never drawn. Returns the takes asked for; stops when the hand ends
+    or after ``moves`` moves."""
+    hand, takes = g.hand_number, 0
+    for _ in range(moves):
+        if g.hand_number != hand:
+            break
+        seat = g.to_move
+        if g.phase == "draw":
+            g.apply(PILE, seat)
+            takes += 1
+        else:
+            g.apply(next(a for a in g.legal_actions(seat) if a["type"] == "discard"), seat)
+    return takes
+
+
+def test_a_hand_of_endless_discard_pile_takes_is_a_stalemate_at_the_bound():
+    """Issue 13: the seed's stalemate needs the stock "depleted for a second time", which
+    players who keep taking the discard never do. No published Basic Rummy rule bounds that
+    loop; Knock takes OpenSpiel's Gin Rummy bound ("cap the number of times the upcard can be
+    drawn at 50 ... well above anything observed in actual play, and corresponds nicely to
+    the 50 cards in play each hand"), one take per card in play: 52 per hand (option
+    ``max_pile_draws``). The 53rd ends the hand as a stalemate ("finishes with no one getting
+    any points", seed 002) and the deal passes to the left as after any stalemate."""
+    g = new(3)
+    dealer = g.dealer
+    assert keep_taking_the_discard(g) == 53
+    assert g.hand_number == 2 and g.dealer == (dealer + 1) % 3
+    assert (g.last_hand["kind"], g.last_hand["winner"], g.last_hand["points"]) == (
+        "pile_limit",
+        None,
+        0,
+    )
+    assert g.scores == [0, 0, 0] and not any(any(s.values()) for s in g.stats)
+    assert g.view(0)["pile_draws"] == 0 and g.view(None)["options"]["max_pile_draws"] == 52
+    assert BASIC.replay(g.moves, 3, "abc", {})._snapshot() == g._snapshot()
+
+
+def test_after_the_last_allowed_take_the_hand_goes_on_from_the_stock():
+    """As in OpenSpiel, only taking the pile once too often ends the hand; the player who
+    made the last allowed take may still go out with it."""
+    g = new(2, options={"max_pile_draws": 2})
+    assert keep_taking_the_discard(g, moves=4) == 2 and g.view(None)["pile_draws"] == 2
+    g.apply(STOCK, g.to_move)
+    g.apply(next(a for a in g.legal_actions(g.to_move) if a["type"] == "discard"), g.to_move)
+    assert g.hand_number == 1
+    g.apply(PILE, g.to_move)
+    assert g.hand_number == 2 and g.last_hand["kind"] == "pile_limit"
+
+    g = rig(new(2, options={"max_pile_draws": 1}), ["5C 6C 9D", "KH AD 9S"], "7C")
+    g.apply(PILE, 0)
+    g.apply(meld("5C 6C 7C"), 0)
+    g.apply(discard("9D"), 0)
+    assert g.last_hand["kind"] == "rummy" and g.last_hand["winner"] == 0
+
+
 FULL_RUNS = ["AS 2S 3S 4S 5S 6S 7S 8S 9S TS JS QS KS", "AH 2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH"]
 
 
@@ -389,6 +446,8 @@ def test_seats_out_of_turn_and_out_of_range():
         (2, {"target": -1}, "at least 0"),
         (2, {"target": True}, "integer"),
         (2, {"taget": 100}, "unknown option 'taget'"),
+        (2, {"max_pile_draws": 0}, "'max_pile_draws' must be at least 1"),
+        (2, {"max_pile_draws": 1001}, "'max_pile_draws' must be at most 1000"),
         (2, [], "must be a dict"),
     ],
 )

@@ -202,7 +202,8 @@ def test_hand_is_a_draw_when_two_cards_remain_in_the_stock():
     assert g.view(None)["stock_count"] == 2
     discard = next(a for a in g.legal_actions(0) if a["type"] == "discard")
     g.apply(discard, 0)
-    assert g.last_hand["kind"] == "draw" and g.scores == [0, 0] and g.hand_number == 2
+    assert (g.last_hand["kind"], g.last_hand["reason"]) == ("draw", "wall")
+    assert g.scores == [0, 0] and g.hand_number == 2
 
 
 def test_the_player_who_leaves_two_in_the_stock_may_still_knock():
@@ -213,6 +214,75 @@ def test_the_player_who_leaves_two_in_the_stock_may_still_knock():
     g.apply({"type": "draw", "source": "stock"}, 0)
     g.apply({"type": "knock", "card": "KH"}, 0)
     assert g.last_hand["kind"] == "knock"
+
+
+# ------------------------------------------------------------------------- endless hands
+
+PILE = {"type": "draw", "source": "discard"}
+
+
+def keep_taking_the_discard(g, moves=1000):
+    """Issue 13's loop: whoever is to move takes the discard-pile top (the first upcard
+    included) and throws another card back, so nobody ever draws from the stock. Returns the
+    number of takes asked for; stops when the hand ends or after ``moves`` moves."""
+    hand, takes = g.hand_number, 0
+    for _ in range(moves):
+        if g.hand_number != hand:
+            break
+        seat = g.to_move
+        if g.phase in ("upcard", "draw"):
+            g.apply(PILE, seat)
+            takes += 1
+        else:
+            g.apply(next(a for a in g.legal_actions(seat) if a["type"] == "discard"), seat)
+    return takes
+
+
+def test_a_hand_of_endless_discard_pile_takes_ends_as_a_draw_at_the_bound():
+    """Issue 13: two players who keep taking the discard never touch the stock, so the
+    seed's two-card wall never comes. OpenSpiel's gin_rummy (gin_rummy.h) caps it: "There are
+    no explicit game rules that prevent infinite action sequences. Both players can keep
+    drawing the upcard and discarding indefinitely ... we set an upper bound well above what
+    would ever occur in actual play", and its test: "cap the number of times the upcard can
+    be drawn at 50 ... 51st time an upcard is drawn ends the game in a draw". Here: 50 takes
+    per hand (option ``max_pile_draws``), the first upcard included; the 51st ends the hand as
+    a draw, no score, and the deal alternates as after any drawn hand."""
+    g = new()
+    dealer = g.dealer
+    assert keep_taking_the_discard(g) == 51
+    assert g.hand_number == 2 and g.dealer == 1 - dealer
+    assert g.last_hand == {
+        "hand_number": 1,
+        "dealer": dealer,
+        "kind": "draw",
+        "reason": "pile_limit",
+        "winner": None,
+        "knocker": None,
+        "points": 0,
+    }
+    assert g.scores == [0, 0] and not any(any(s.values()) for s in g.stats)
+    assert g.view(0)["pile_draws"] == 0 and g.view(None)["options"]["max_pile_draws"] == 50
+    assert GIN.replay(g.moves, 2, "abc", {})._snapshot() == g._snapshot()
+
+
+def test_the_pile_draw_bound_is_an_option_and_counts_takes_not_turns():
+    """OpenSpiel ends the hand only when the upcard is drawn once too often: after the last
+    allowed take the hand goes on from the stock, and the player who took it may knock."""
+    g = new({"max_pile_draws": 2})
+    assert keep_taking_the_discard(g, moves=4) == 2
+    assert g.view(None)["pile_draws"] == 2 and g.phase == "draw"
+    seat = g.to_move
+    g.apply({"type": "draw", "source": "stock"}, seat)
+    g.apply(next(a for a in g.legal_actions(seat) if a["type"] == "discard"), seat)
+    assert g.hand_number == 1
+    g.apply(PILE, g.to_move)
+    assert g.hand_number == 2 and g.last_hand["reason"] == "pile_limit"
+
+    hands = ("AS 2S 3S 4H 5H 6H 7D 8D 9D 2C", "2H 4D 6D JC QC QD KD 3H 9S JH")
+    g = rig(new({"max_pile_draws": 1}), *hands, "9C")
+    g.apply(PILE, 0)
+    g.apply({"type": "knock", "card": "2C"}, 0)
+    assert g.last_hand["kind"] == "knock" and g.last_hand["winner"] == 0
 
 
 # ---------------------------------------------------------------------------- the match
@@ -360,6 +430,7 @@ def test_options_get_every_default_filled_in():
         "line_bonus": 0,
         "game_bonus": 0,
         "shutout_double": False,
+        "max_pile_draws": 50,
     }
     assert GIN.validate_options(None)["target"] == 100
     assert GIN.validate_options({"knock_limit": 0})["knock_limit"] == 0
@@ -381,6 +452,8 @@ def test_options_get_every_default_filled_in():
         ({"game_bonus": -1}, "'game_bonus'"),
         ({"shutout_double": "yes"}, "'shutout_double'"),
         ({"oklahoma_spades_double": True}, "needs 'oklahoma'"),
+        ({"max_pile_draws": 0}, "'max_pile_draws' must be at least 1"),
+        ({"max_pile_draws": 1001}, "'max_pile_draws' must be at most 1000"),
         ({"knock_limt": 5}, "unknown option 'knock_limt'"),
         ([("target", 5)], "options must be a dict"),
     ],

@@ -316,6 +316,62 @@ def test_stock_reshuffles_from_the_seed_then_the_deal_is_a_stalemate():
     assert g.result["scores"] == [0, 0] and g.result["winner"] is None
 
 
+def keep_taking_the_open_card(g, moves=1000):
+    """Issue 13's loop: whoever is to move takes the open pile's top and discards another
+    card, so the closed stock is never drawn. Returns the takes asked for; stops when the deal
+    ends or after ``moves`` moves."""
+    deal, takes = g.hand_number, 0
+    for _ in range(moves):
+        if g.hand_number != deal or g.over:
+            break
+        seat = g.to_move
+        if g.phase == "draw":
+            g.apply(PILE, seat)
+            takes += 1
+        else:
+            g.apply(next(a for a in g.legal_actions(seat) if a["type"] == "discard"), seat)
+    return takes
+
+
+def test_a_deal_of_endless_open_pile_takes_is_a_stalemate_at_the_bound():
+    """Issue 13: the reshuffle limit ends a deal only when the stock runs out, which players
+    who keep taking the open card never make it do. No published Indian Rummy rule bounds
+    that loop; Knock takes OpenSpiel's Gin Rummy bound ("cap the number of times the upcard
+    can be drawn at 50 ... well above anything observed in actual play, and corresponds
+    nicely to the 50 cards in play each hand"), one take per card of the two decks: 104 per
+    deal (option ``max_pile_draws``). The 105th ends the deal as a stalemate, like the
+    stock's: nobody wins it, seats still playing score 0, a dropped seat keeps its penalty;
+    the next deal is dealt by the next seat."""
+    options = {"format": "deals", "deals": 2}
+    g = new(3, options=options)
+    dealer = g.dealer
+    g.apply(DROP, g.to_move)  # seat 0: a first drop, 20
+    assert keep_taking_the_open_card(g) == 105
+    assert g.hand_number == 2 and g.dealer == (dealer + 1) % 3
+    assert g.last_hand["kind"] == "pile_limit" and g.last_hand["winner"] is None
+    assert g.last_hand["points"] == [20, 0, 0] and g.scores == [20, 0, 0]
+    assert g.view(0)["pile_draws"] == 0 and g.view(None)["options"]["max_pile_draws"] == 104
+    assert INDIAN.replay(g.moves, 3, "abc", options)._snapshot() == g._snapshot()
+
+
+def test_after_the_last_allowed_take_the_deal_goes_on_from_the_stock():
+    """As in OpenSpiel, only taking the open card once too often ends the deal; the seat
+    that made the last allowed take may still declare with it."""
+    g = new(2, options={"max_pile_draws": 2})
+    assert keep_taking_the_open_card(g, moves=4) == 2 and g.view(None)["pile_draws"] == 2
+    g.apply(STOCK, g.to_move)
+    g.apply(next(a for a in g.legal_actions(g.to_move) if a["type"] == "discard"), g.to_move)
+    assert not g.over
+    g.apply(PILE, g.to_move)
+    assert g.over and g.last_hand["kind"] == "pile_limit" and g.result["scores"] == [0, 0]
+
+    hand = "AH 2H 3H 4S 5S 6S 7D 8D 9D TD JC KC 2D"
+    g = rig(new(2, options={"max_pile_draws": 1}), [hand, "2C 3D"], "QC")
+    g.apply(PILE, 0)
+    g.apply(declare("2D", ["AH 2H 3H", "4S 5S 6S", "7D 8D 9D TD", "JC QC KC"]), 0)
+    assert g.last_hand["kind"] == "declared" and g.last_hand["winner"] == 0
+
+
 # ------------------------------------------------------------------------------ bad input
 
 
@@ -354,6 +410,8 @@ def test_out_of_turn_and_bad_cards():
         ({"format": "deals", "deals": 0}, "at least 1"),
         ({"jokers": 5}, "at most 4"),
         ({"target": 100}, "unknown option 'target'"),
+        ({"max_pile_draws": 0}, "'max_pile_draws' must be at least 1"),
+        ({"max_pile_draws": 1001}, "'max_pile_draws' must be at most 1000"),
     ],
 )
 def test_bad_options(options, message):
@@ -362,7 +420,12 @@ def test_bad_options(options, message):
 
 
 def test_option_defaults_are_a_short_points_match():
-    assert INDIAN.validate_options({}) == {"format": "points", "deals": 2, "jokers": 2}
+    assert INDIAN.validate_options({}) == {
+        "format": "points",
+        "deals": 2,
+        "jokers": 2,
+        "max_pile_draws": 104,
+    }
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
