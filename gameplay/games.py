@@ -2,12 +2,30 @@
 
 The engine state is cached on the match as a pickle so an action costs one load, not a
 replay; the move log and the seed stay the source of truth (finalize replays them).
+
+A pickle is only good for the engine code that wrote it (a new field, such as a hand's
+count of pile draws, would be missing from an old one), so each is stamped with a
+fingerprint of the engine's source; after a deploy that changes the engine, a match's
+first load replays its log and the next save stores the new form.
 """
 
+import hashlib
 import pickle
 import secrets
+from pathlib import Path
 
+import engine
 from engine import fair, variants
+
+
+def _engine_fingerprint() -> bytes:
+    digest = hashlib.sha256()
+    for path in sorted(Path(engine.__file__).parent.rglob("*.py")):
+        digest.update(path.read_bytes())
+    return b"knock-engine:" + digest.hexdigest()[:16].encode() + b":"
+
+
+ENGINE_FINGERPRINT = _engine_fingerprint()
 
 
 def new_seed() -> str:
@@ -23,13 +41,15 @@ def new_game(variant: str, players: int, seed: str, options: dict):
 
 
 def dump(game) -> bytes:
-    return pickle.dumps(game, protocol=pickle.HIGHEST_PROTOCOL)
+    return ENGINE_FINGERPRINT + pickle.dumps(game, protocol=pickle.HIGHEST_PROTOCOL)
 
 
 def load(match):
-    """The match's engine state: the cached pickle, or a replay of its move log."""
-    if match.state:
-        return pickle.loads(bytes(match.state))
+    """The match's engine state: the cached pickle if this engine wrote it, else a replay
+    of its move log."""
+    state = bytes(match.state) if match.state else b""
+    if state.startswith(ENGINE_FINGERPRINT):
+        return pickle.loads(state[len(ENGINE_FINGERPRINT) :])
     return replay(match)
 
 
