@@ -1,7 +1,7 @@
 """Knock settings: one module, every deployment difference read from the environment.
 
-Defaults give a one-machine setup with no servers to install (SQLite and kombu's
-filesystem broker under var/); production sets DATABASE_URL, CELERY_BROKER_URL,
+Defaults give a one-machine setup with no servers to install (SQLite and a filesystem
+broker, config/broker.py, under var/); production sets DATABASE_URL, CELERY_BROKER_URL,
 SECRET_KEY, DEBUG=0 and ALLOWED_HOSTS. See README.md.
 """
 
@@ -170,13 +170,17 @@ SPECTACULAR_SETTINGS = {
 BROKER_DIR = VAR_DIR / "broker"
 CELERY_BROKER_URL = parse_broker_url(env_str("CELERY_BROKER_URL", "filesystem://"))
 if CELERY_BROKER_URL.startswith("filesystem://"):
-    for sub in ("queue", "processed", "control"):
+    # Never kombu's own filesystem transport: its readers can see half-written files and
+    # its consumers lose what they hold when killed (config/broker.py).
+    CELERY_BROKER_TRANSPORT = "config.broker:Transport"
+    for sub in ("queue", "processed", "control", "claims"):
         (BROKER_DIR / sub).mkdir(parents=True, exist_ok=True)
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         "data_folder_in": str(BROKER_DIR / "queue"),
         "data_folder_out": str(BROKER_DIR / "queue"),
         "processed_folder": str(BROKER_DIR / "processed"),
         "control_folder": str(BROKER_DIR / "control"),
+        "claims_folder": str(BROKER_DIR / "claims"),
         "store_processed": False,
     }
     _default_backend = f"file://{VAR_DIR / 'celery-results'}"

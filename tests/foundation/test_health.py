@@ -20,6 +20,8 @@ def test_healthz_names_an_unreachable_broker(client, monkeypatch):
     # broker_write_url falls back to broker_url when read, so patch (and restore) it first.
     for name in ("broker_write_url", "broker_url"):
         monkeypatch.setattr(celery_app.conf, name, "redis://127.0.0.1:1/0")
+    # The embedded default names its transport class, which would win over the URL.
+    monkeypatch.setitem(celery_app.conf, "broker_transport", None)
     response = client.get("/healthz")
     assert response.status_code == 503
     body = response.json()
