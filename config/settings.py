@@ -57,6 +57,7 @@ INSTALLED_APPS = [
     "gameplay",
     "tournaments",
     "leagues",
+    "config.ops",
 ]
 
 MIDDLEWARE = [
