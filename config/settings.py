@@ -209,6 +209,12 @@ CELERY_TIMEZONE = TIME_ZONE
 # Celery's fix-up then closes database connections only every 500th task; config/celery.py
 # closes them as Django does (CONN_MAX_AGE, broken connections).
 CELERY_DB_REUSE_MAX = 500
+# Beat records its heartbeat from its own loop (config/ops/heartbeats.py).
+CELERY_BEAT_SCHEDULER = "config.ops.heartbeats:BeatScheduler"
+# Workers and beat write a heartbeat this often; /healthz calls one older than the
+# second number stale and answers 503 naming it.
+KNOCK_HEARTBEAT_SECONDS = 5
+KNOCK_HEARTBEAT_STALE_SECONDS = env_int("KNOCK_HEARTBEAT_STALE_SECONDS", 30)
 CELERY_BEAT_SCHEDULE: dict = {
     "celery-result-cleanup": {"task": "celery.backend_cleanup", "schedule": crontab(minute=17)},
 }
