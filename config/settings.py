@@ -100,6 +100,18 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # A file, not shared-cache memory, so a test's in-process worker threads wait for
     # locks (the timeout above) instead of failing at once; one per test run.
     DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / f"test-{os.getpid()}.sqlite3")}
+elif DATABASE_POOL_MAX := env_int("DATABASE_POOL_MAX", 0):
+    # An ASGI server runs each request's sync code in a thread of its own, and a persistent
+    # connection per thread piles up idle backends (15 parallel requests left 17 behind).
+    # Here the process's threads share at most DATABASE_POOL_MAX connections, borrowed for a
+    # request and given back at its end; more requests wait for one. `make run` sets it
+    # for its web server. Celery workers leave it unset: one persistent connection each.
+    DATABASES["default"]["CONN_MAX_AGE"] = 0  # Django's pool requires it
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+        "min_size": 1,
+        "max_size": DATABASE_POOL_MAX,
+        "timeout": 30,
+    }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [

@@ -92,7 +92,10 @@ SUPERVISOR = textwrap.dedent(
     logging.basicConfig(level=logging.INFO, format="%(message)s")
     python = sys.executable
     forks = "import os, time; os.fork(); time.sleep(60)"  # leaves a process in its group
-    stubborn = "import signal, time; signal.signal(signal.SIGTERM, signal.SIG_IGN); time.sleep(60)"
+    stubborn = (
+        "import signal, time; signal.signal(signal.SIGTERM, signal.SIG_IGN);"
+        "print('stubborn ignores SIGTERM', flush=True); time.sleep(60)"
+    )
     programs = [
         Program("forks", [python, "-c", forks, "forks"]),  # the last word names it in ps
         Program("stubborn", [python, "-c", stubborn, "stubborn"]),
@@ -110,7 +113,7 @@ def supervisor(tmp_path):
             [sys.executable, "-c", SUPERVISOR], cwd=ROOT, stdout=out, stderr=subprocess.STDOUT
         )
     process.log = log
-    wait_for(lambda: child_running(process.pid, "stubborn"), 10, "the programs to start")
+    wait_for(lambda: "stubborn ignores SIGTERM" in log.read_text(), 10, "the programs to start")
     yield process
     if process.poll() is None:
         process.kill()

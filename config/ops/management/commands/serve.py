@@ -2,13 +2,17 @@
 
 Starts, under config/ops/supervisor.py, the three processes Knock needs on one machine:
 
-- web: uvicorn serving `config.asgi` (HTTP now, the live table's WebSockets later);
+- web: uvicorn serving `config.asgi` (HTTP now, the live table's WebSockets later), its
+  PostgreSQL connections shared through a pool of `DATABASE_POOL_MAX` (default 4): the
+  ASGI handler runs each request in a thread of its own, and without the pool every
+  thread kept a connection (settings);
 - worker: a Celery worker (bots, deadlines, brackets, results);
 - beat: Celery beat (the periodic sweeps).
 
 Each is an ordinary command a production process manager could run on its own.
 """
 
+import os
 import socket
 import sys
 from pathlib import Path
@@ -39,9 +43,14 @@ class Command(BaseCommand):
         raise SystemExit(supervisor.run())
 
 
+#: Connections the web server's threads share when the database is PostgreSQL.
+WEB_DATABASE_POOL_MAX = "4"
+
+
 def programs(host: str, port: int, concurrency: int) -> list[Program]:
     python = sys.executable
     celery = [python, "-m", "celery", "-A", "config"]
+    web_env = {"DATABASE_POOL_MAX": WEB_DATABASE_POOL_MAX} | os.environ
     return [
         Program(
             "web",
@@ -59,6 +68,7 @@ def programs(host: str, port: int, concurrency: int) -> list[Program]:
                 "--timeout-graceful-shutdown",
                 "3",
             ],
+            env=web_env,
         ),
         Program(
             "worker",
