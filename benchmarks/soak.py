@@ -12,6 +12,10 @@ time is up:
 - HTTP clients register, start matches against a bot through the API and play them move
   by move while the worker answers for the bot.
 
+With `--kill-worker-every N` it also SIGKILLs the worker's main process every N seconds,
+to show the supervisor bring it back and the broker hand what it held to the next one
+(no match may be left unfinished).
+
 Every 30 s it prints a progress line; at the end it stops `make run` with SIGTERM and
 prints one JSON object: minutes, matches finished, worker restarts and broker errors seen
 in make run's output, /healthz answers that were not 200, seconds make run took to stop.
@@ -34,7 +38,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-TROUBLE = re.compile(r"Unrecoverable error|JSONDecodeError|Traceback|exited with|unreadable")
+TROUBLE = re.compile(
+    r"Unrecoverable error|JSONDecodeError|Traceback|exited with|unreadable|ERROR/|raised unexpected"
+)
 
 
 class Client:
@@ -92,6 +98,24 @@ def api_player(port: int, number: int, room_id: int, deadline: float, out: dict,
                 out["api_matches"] += 1
 
 
+def worker_pid(run_pid: int) -> int | None:
+    """The Celery worker's main process: the child of `manage.py serve` running a worker."""
+    parents = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+                argv = (entry / "cmdline").read_bytes().split(b"\0")
+            except OSError:  # the process ended while we looked
+                continue
+            parents[int(entry.name)] = (int(stat.rpartition(")")[2].split()[1]), argv)
+    serve = [pid for pid, (_, argv) in parents.items() if b"serve" in argv]
+    for pid, (parent, argv) in parents.items():
+        if parent in serve and b"celery" in argv and b"worker" in argv:
+            return pid
+    return None
+
+
 def healthz(port: int) -> tuple[int, str]:
     try:
         conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
@@ -111,12 +135,12 @@ def main() -> None:
     parser.add_argument("--every", type=float, default=3.0, help="seconds between batches")
     parser.add_argument("--clients", type=int, default=4, help="API players")
     parser.add_argument("--venv", default=str(ROOT / ".venv"))
+    parser.add_argument("--kill-worker-every", type=float, default=0, help="seconds; 0: never")
     args = parser.parse_args()
 
     for name in ("DATABASE_URL", "CELERY_BROKER_URL", "CELERY_RESULT_BACKEND", "DEBUG"):
         os.environ.pop(name, None)
     os.environ["KNOCK_VAR_DIR"] = args.var
-    os.environ["DJANGO_SETTINGS_MODULE"] = "config.settings"
     log_path = Path(args.var).with_suffix(".log")
     Path(args.var).mkdir(parents=True, exist_ok=True)
     log = open(log_path, "w")  # noqa: SIM115 - make run writes to it until the end
@@ -133,7 +157,13 @@ def main() -> None:
             raise SystemExit(f"make run did not come up; see {log_path}")
         time.sleep(1)
     print(f"make run is up after {time.monotonic() - started:.0f} s; log in {log_path}", flush=True)
+    # Pool processes that get tasks in their first seconds never log (Celery; the tasks run
+    # fine): give them time, so that task failures, if any, show in the log.
+    time.sleep(20)
 
+    # Only now: with DJANGO_SETTINGS_MODULE in its environment, the worker's pool
+    # processes log nothing (Celery's logging set-up and Django's then disagree).
+    os.environ["DJANGO_SETTINGS_MODULE"] = "config.settings"
     import django
 
     django.setup()
@@ -158,7 +188,14 @@ def main() -> None:
         client.start()
 
     created, unhealthy, next_report, rng = 0, [], time.monotonic() + 30, random.Random(7)
+    kills, next_kill = 0, time.monotonic() + (args.kill_worker_every or float("inf"))
     while time.monotonic() < deadline:
+        if time.monotonic() >= next_kill:
+            next_kill += args.kill_worker_every
+            victim = worker_pid(run.pid)
+            if victim:
+                os.kill(victim, signal.SIGKILL)
+                kills += 1
         specs = []
         for _ in range(args.batch):
             variant = rng.choice(["gin", "gin", "basic", "indian"])
@@ -170,7 +207,7 @@ def main() -> None:
             services.match_create(**spec)
         created += len(specs)
         status, body = healthz(args.port)
-        if status != 200:
+        if status != 200 and not kills:  # after a kill, stale for a moment is the truth
             unhealthy.append(f"{status} {body}")
         if time.monotonic() >= next_report:
             next_report += 30
@@ -213,6 +250,7 @@ def main() -> None:
                 "api_matches_finished": out["api_matches"],
                 "matches_finished": finished,
                 "matches_still_active": still_active,
+                "worker_kills": kills,
                 "worker_restarts": sum("exited with" in line for line in trouble),
                 "trouble_lines": trouble[:20],
                 "api_errors": out["api_errors"][:20],
