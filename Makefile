@@ -1,6 +1,6 @@
 # Knock: `make run` starts the product, `make test` runs the checks. Both set themselves up.
 PYTHON ?= python3
-VENV := .venv
+VENV ?= .venv
 PY := $(VENV)/bin/python
 HOST ?= 127.0.0.1
 PORT ?= 8000
@@ -30,14 +30,11 @@ $(VENV)/.installed-dev: pyproject.toml | $(VENV)/bin/python
 run: $(VENV)/.installed
 	DEBUG=$${DEBUG:-1} $(PY) manage.py migrate --noinput
 	DEBUG=$${DEBUG:-1} $(PY) manage.py collectstatic --noinput --verbosity 0
-	DEBUG=$${DEBUG:-1} $(PY) manage.py load_demo --site-url http://$(HOST):$(PORT)
-	@echo "Knock is starting at http://$(HOST):$(PORT)/ (Ctrl-C stops the web server and the worker)"
-	@export DEBUG=$${DEBUG:-1}; \
-	$(VENV)/bin/celery -A config worker --beat --loglevel INFO --concurrency $(WORKER_CONCURRENCY) \
-		--schedule var/celerybeat-schedule & worker=$$!; \
-	trap 'kill -TERM $$worker 2>/dev/null; wait $$worker 2>/dev/null' EXIT; \
-	trap 'exit 0' INT TERM; \
-	$(PY) manage.py runserver $(HOST):$(PORT) --noreload
+	@if $(PY) -c 'import sys; from config.env import env_bool; sys.exit(not env_bool("DEBUG", True))'; \
+	then $(PY) manage.py load_demo --site-url http://$(HOST):$(PORT); else echo "DEBUG is off: production mode, no demo data"; fi
+	@echo "Knock is starting at http://$(HOST):$(PORT)/ (Ctrl-C stops the web server, the worker and beat)"
+	DEBUG=$${DEBUG:-1} exec $(PY) manage.py serve --host $(HOST) --port $(PORT) \
+		--concurrency $(WORKER_CONCURRENCY)
 
 chromium:
 	@[ -x $(CHROMIUM) ] || { \

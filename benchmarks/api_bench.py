@@ -111,10 +111,12 @@ def wait_for(port: int, timeout: float = 60) -> None:
         try:
             conn = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
             conn.request("GET", "/healthz")
-            if conn.getresponse().status == 200:
+            # Up once it reaches the database; it runs no beat, so /healthz stays 503.
+            if json.loads(conn.getresponse().read()).get("database") == "ok":
                 return
-        except OSError:
-            time.sleep(0.3)
+        except (OSError, ValueError):
+            pass  # not listening yet, or not answering JSON yet
+        time.sleep(0.3)
     raise SystemExit("gunicorn did not come up")
 
 

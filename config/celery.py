@@ -14,6 +14,8 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 app = Celery("knock")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+# Every worker records a heartbeat that /healthz reads (config/ops/heartbeats.py).
+app.steps["worker"].add("config.ops.heartbeats:WorkerHeartbeat")
 
 
 @task_prerun.connect

@@ -1,4 +1,9 @@
-"""Liveness for load balancers and `make run`: can we reach the database and the broker?"""
+"""Health for load balancers and `make run`: can we reach the database and the broker, and
+are the Celery workers and beat alive (their heartbeats, config/ops/heartbeats.py)?
+
+200 with every check "ok", or 503 with each failing check saying what is wrong, e.g.
+`"workers": "stale: celery@host last seen 42 s ago"`.
+"""
 
 import logging
 
@@ -8,8 +13,13 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
 from config.celery import app as celery_app
+from config.ops import heartbeats
 
 logger = logging.getLogger(__name__)
+
+
+class Unhealthy(Exception):
+    """A check's finding, reported as its message (not as an error with a class name)."""
 
 
 def check_database() -> str:
@@ -25,7 +35,22 @@ def check_broker() -> str:
     return "ok"
 
 
-CHECKS = {"database": check_database, "broker": check_broker}
+def check_heartbeats(role: str):
+    def check() -> str:
+        problem = heartbeats.problems(role)
+        if problem:
+            raise Unhealthy(problem)
+        return "ok"
+
+    return check
+
+
+CHECKS = {
+    "database": check_database,
+    "broker": check_broker,
+    "workers": check_heartbeats(heartbeats.WORKER),
+    "beat": check_heartbeats(heartbeats.BEAT),
+}
 
 
 @never_cache
@@ -35,6 +60,10 @@ def healthz(request):
     for name, check in CHECKS.items():
         try:
             report[name] = check()
+        except Unhealthy as finding:
+            logger.warning("healthz: %s: %s", name, finding)
+            report[name] = str(finding)
+            healthy = False
         except Exception as exc:  # any failure is the answer, reported, not raised
             logger.warning("healthz: %s check failed: %s", name, exc)
             report[name] = f"error: {exc.__class__.__name__}: {exc}"

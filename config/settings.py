@@ -1,7 +1,7 @@
 """Knock settings: one module, every deployment difference read from the environment.
 
-Defaults give a one-machine setup with no servers to install (SQLite and kombu's
-filesystem broker under var/); production sets DATABASE_URL, CELERY_BROKER_URL,
+Defaults give a one-machine setup with no servers to install (SQLite and a filesystem
+broker, config/broker.py, under var/); production sets DATABASE_URL, CELERY_BROKER_URL,
 SECRET_KEY, DEBUG=0 and ALLOWED_HOSTS. See README.md.
 """
 
@@ -57,6 +57,7 @@ INSTALLED_APPS = [
     "gameplay",
     "tournaments",
     "leagues",
+    "config.ops",
 ]
 
 MIDDLEWARE = [
@@ -99,6 +100,18 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # A file, not shared-cache memory, so a test's in-process worker threads wait for
     # locks (the timeout above) instead of failing at once; one per test run.
     DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / f"test-{os.getpid()}.sqlite3")}
+elif DATABASE_POOL_MAX := env_int("DATABASE_POOL_MAX", 0):
+    # An ASGI server runs each request's sync code in a thread of its own, and a persistent
+    # connection per thread piles up idle backends (15 parallel requests left 17 behind).
+    # Here the process's threads share at most DATABASE_POOL_MAX connections, borrowed for a
+    # request and given back at its end; more requests wait for one. `make run` sets it
+    # for its web server. Celery workers leave it unset: one persistent connection each.
+    DATABASES["default"]["CONN_MAX_AGE"] = 0  # Django's pool requires it
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+        "min_size": 1,
+        "max_size": DATABASE_POOL_MAX,
+        "timeout": 30,
+    }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [
@@ -170,13 +183,17 @@ SPECTACULAR_SETTINGS = {
 BROKER_DIR = VAR_DIR / "broker"
 CELERY_BROKER_URL = parse_broker_url(env_str("CELERY_BROKER_URL", "filesystem://"))
 if CELERY_BROKER_URL.startswith("filesystem://"):
-    for sub in ("queue", "processed", "control"):
+    # Never kombu's own filesystem transport: its readers can see half-written files and
+    # its consumers lose what they hold when killed (config/broker.py).
+    CELERY_BROKER_TRANSPORT = "config.broker:Transport"
+    for sub in ("queue", "processed", "control", "claims"):
         (BROKER_DIR / sub).mkdir(parents=True, exist_ok=True)
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         "data_folder_in": str(BROKER_DIR / "queue"),
         "data_folder_out": str(BROKER_DIR / "queue"),
         "processed_folder": str(BROKER_DIR / "processed"),
         "control_folder": str(BROKER_DIR / "control"),
+        "claims_folder": str(BROKER_DIR / "claims"),
         "store_processed": False,
     }
     _default_backend = f"file://{VAR_DIR / 'celery-results'}"
@@ -204,6 +221,12 @@ CELERY_TIMEZONE = TIME_ZONE
 # Celery's fix-up then closes database connections only every 500th task; config/celery.py
 # closes them as Django does (CONN_MAX_AGE, broken connections).
 CELERY_DB_REUSE_MAX = 500
+# Beat records its heartbeat from its own loop (config/ops/heartbeats.py).
+CELERY_BEAT_SCHEDULER = "config.ops.heartbeats:BeatScheduler"
+# Workers and beat write a heartbeat this often; /healthz calls one older than the
+# second number stale and answers 503 naming it.
+KNOCK_HEARTBEAT_SECONDS = 5
+KNOCK_HEARTBEAT_STALE_SECONDS = env_int("KNOCK_HEARTBEAT_STALE_SECONDS", 30)
 CELERY_BEAT_SCHEDULE: dict = {
     "celery-result-cleanup": {"task": "celery.backend_cleanup", "schedule": crontab(minute=17)},
 }

@@ -1,25 +1,43 @@
-"""/healthz answers 200 when the database and broker answer, 503 naming what failed."""
+"""/healthz answers 200 when the database and broker answer and the workers and beat have
+sent fresh heartbeats, 503 naming what failed or went stale."""
+
+from datetime import timedelta
 
 import pytest
 from django.db import OperationalError
+from django.utils import timezone
 
 from config import health
 from config.celery import app as celery_app
+from config.ops import heartbeats
+from config.ops.models import Heartbeat
+
+pytestmark = pytest.mark.django_db
+
+ALL_OK = {"database": "ok", "broker": "ok", "workers": "ok", "beat": "ok"}
 
 
-@pytest.mark.django_db
-def test_healthz_ok(client):
+@pytest.fixture
+def alive():
+    """A worker and beat that have just sent their heartbeats."""
+    now = timezone.now()
+    heartbeats.record(role=heartbeats.WORKER, name="celery@test", started_at=now)
+    heartbeats.record(role=heartbeats.BEAT, name="beat@test", started_at=now)
+
+
+def test_healthz_ok(client, alive):
     response = client.get("/healthz")
     assert response.status_code == 200
-    assert response.json() == {"database": "ok", "broker": "ok"}
+    assert response.json() == ALL_OK
 
 
-@pytest.mark.django_db
-def test_healthz_names_an_unreachable_broker(client, monkeypatch):
+def test_healthz_names_an_unreachable_broker(client, alive, monkeypatch):
     # Nothing listens on port 1: a real connection attempt that fails.
     # broker_write_url falls back to broker_url when read, so patch (and restore) it first.
     for name in ("broker_write_url", "broker_url"):
         monkeypatch.setattr(celery_app.conf, name, "redis://127.0.0.1:1/0")
+    # The embedded default names its transport class, which would win over the URL.
+    monkeypatch.setitem(celery_app.conf, "broker_transport", None)
     response = client.get("/healthz")
     assert response.status_code == 503
     body = response.json()
@@ -27,8 +45,7 @@ def test_healthz_names_an_unreachable_broker(client, monkeypatch):
     assert body["broker"].startswith("error")
 
 
-@pytest.mark.django_db
-def test_healthz_names_a_failing_database(client, monkeypatch):
+def test_healthz_names_a_failing_database(client, alive, monkeypatch):
     class BrokenConnection:
         def cursor(self):
             raise OperationalError("connection refused")
@@ -38,3 +55,21 @@ def test_healthz_names_a_failing_database(client, monkeypatch):
     assert response.status_code == 503
     assert response.json()["database"] == "error: OperationalError: connection refused"
     assert response.json()["broker"] == "ok"
+
+
+def test_healthz_names_a_stale_worker(client, alive, settings):
+    settings.KNOCK_HEARTBEAT_STALE_SECONDS = 30
+    Heartbeat.objects.filter(name="celery@test").update(
+        beat_at=timezone.now() - timedelta(seconds=95)
+    )
+    heartbeats.record(role=heartbeats.WORKER, name="celery@other", started_at=timezone.now())
+    response = client.get("/healthz")
+    assert response.status_code == 503
+    assert response.json() == ALL_OK | {"workers": "stale: celery@test last seen 95 s ago"}
+
+
+def test_healthz_says_when_no_beat_ever_reported(client, alive):
+    Heartbeat.objects.filter(role=heartbeats.BEAT).delete()
+    response = client.get("/healthz")
+    assert response.status_code == 503
+    assert response.json() == ALL_OK | {"beat": "missing: no beat has sent a heartbeat"}
