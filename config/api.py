@@ -1,4 +1,4 @@
-"""API plumbing shared by every app: pagination and the one error shape.
+"""API plumbing shared by every app: pagination, parsing and the one error shape.
 
 Every error leaving /api/ looks like {"error": {"code", "message", "details"}} so a
 client needs one code path for all of them.
@@ -6,9 +6,16 @@ client needs one code path for all of them.
 
 import logging
 
-from django.core.exceptions import PermissionDenied
+from django.core.exceptions import (
+    PermissionDenied,
+    RequestDataTooBig,
+    SuspiciousOperation,
+    TooManyFieldsSent,
+    TooManyFilesSent,
+)
 from django.http import Http404, JsonResponse
-from rest_framework import exceptions, status
+from django.views.decorators.csrf import csrf_exempt
+from rest_framework import exceptions, parsers, status
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
@@ -21,6 +28,67 @@ logger = logging.getLogger(__name__)
 class Pagination(PageNumberPagination):
     page_size_query_param = "page_size"
     max_page_size = 200
+
+
+# No request body of this API nests deeper than a few levels; a deeper one is abuse.
+MAX_JSON_DEPTH = 32
+
+
+def _json_depth_exceeds(data, limit: int) -> bool:
+    """Whether lists and objects in `data` nest deeper than `limit` (iterative: no
+    recursion for an attacker to exhaust)."""
+    stack = [(data, 1)]
+    while stack:
+        value, depth = stack.pop()
+        if isinstance(value, dict):
+            children = value.values()
+        elif isinstance(value, list):
+            children = value
+        else:
+            continue
+        if depth > limit:
+            return True
+        stack.extend((child, depth + 1) for child in children)
+    return False
+
+
+class JSONParser(parsers.JSONParser):
+    """DRF's JSON parser, refusing nesting deeper than MAX_JSON_DEPTH with a 400.
+
+    Python's decoder raises RecursionError, not ValueError, past about a thousand levels;
+    the body's size is already capped by DATA_UPLOAD_MAX_MEMORY_SIZE (DRF reads it through
+    request.body).
+    """
+
+    def parse(self, stream, media_type=None, parser_context=None):
+        try:
+            data = super().parse(stream, media_type, parser_context)
+        except RecursionError:
+            raise exceptions.ParseError("JSON parse error - nested too deeply.") from None
+        if _json_depth_exceeds(data, MAX_JSON_DEPTH):
+            raise exceptions.ParseError(
+                f"JSON parse error - nested deeper than {MAX_JSON_DEPTH} levels."
+            )
+        return data
+
+
+class PayloadTooLarge(exceptions.APIException):
+    status_code = status.HTTP_413_REQUEST_ENTITY_TOO_LARGE
+    default_detail = "The request body is larger than this API accepts."
+    default_code = "payload_too_large"
+
+
+def _from_suspicious(exc: SuspiciousOperation) -> exceptions.APIException:
+    """Django's refusals of a request it will not read, as API errors (never a 500)."""
+    # Logged where Django logs them when they escape a view.
+    logging.getLogger(f"django.security.{type(exc).__name__}").warning("%s", exc)
+    if isinstance(exc, RequestDataTooBig):
+        return PayloadTooLarge()
+    if isinstance(exc, TooManyFieldsSent):
+        return exceptions.ParseError("The request has too many form fields.", "too_many_fields")
+    if isinstance(exc, TooManyFilesSent):
+        return exceptions.ParseError("The request has too many files.", "too_many_files")
+    return exceptions.ParseError("The request was refused as malformed.", "bad_request")
 
 
 class ApiError(exceptions.APIException):
@@ -56,6 +124,8 @@ def exception_handler(exc, context):
         exc = exceptions.NotFound()
     elif isinstance(exc, PermissionDenied):
         exc = exceptions.PermissionDenied()
+    elif isinstance(exc, SuspiciousOperation):
+        exc = _from_suspicious(exc)
 
     response = drf_exception_handler(exc, context)
     if response is None:
@@ -78,6 +148,7 @@ def exception_handler(exc, context):
     return response
 
 
+@csrf_exempt  # it changes nothing, and a POST must get this answer, not the CSRF page
 def api_not_found(request, *args, **kwargs):
     """Unknown /api/ paths answer in the API's shape instead of an HTML 404 page."""
     return JsonResponse(error_body("not_found", f"No API endpoint at {request.path}."), status=404)

@@ -142,6 +142,10 @@ if env_bool("SECURE_PROXY_SSL_HEADER", default=False):
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
 
+# --- Upload limits: Django's defaults, stated; the API answers 413 and 400 past them ----
+DATA_UPLOAD_MAX_MEMORY_SIZE = 2_621_440  # bytes of a request body (files excepted)
+DATA_UPLOAD_MAX_NUMBER_FIELDS = 1000
+
 # --- API -------------------------------------------------------------------------
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
@@ -153,6 +157,11 @@ REST_FRAMEWORK = {
     "DEFAULT_PAGINATION_CLASS": "config.api.Pagination",
     "PAGE_SIZE": 50,
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
+    "DEFAULT_PARSER_CLASSES": [
+        "config.api.JSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "config.api.exception_handler",
 }

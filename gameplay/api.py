@@ -6,6 +6,7 @@ from rest_framework import generics, status
 from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
+from rest_framework.settings import api_settings
 from rest_framework.views import APIView
 
 from config.errors import NotFound
@@ -43,6 +44,8 @@ class RegisterView(APIView):
 
 class TokenView(ObtainAuthToken):
     """POST username and password, get {"token"}."""
+
+    parser_classes = api_settings.DEFAULT_PARSER_CLASSES  # DRF's view names its own
 
 
 class RoomList(generics.ListAPIView):

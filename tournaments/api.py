@@ -8,6 +8,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config.errors import NotFound
+from config.filters import UTCIsoDateTimeFilter
 from gameplay.services import player_for_user
 from tournaments import selectors, services
 from tournaments.models import Entry, Tournament
@@ -22,8 +23,8 @@ from tournaments.serializers import (
 class TournamentFilter(django_filters.FilterSet):
     name = django_filters.CharFilter(lookup_expr="icontains")
     organiser = django_filters.CharFilter(field_name="organiser__username")
-    starts_after = django_filters.IsoDateTimeFilter(field_name="starts_at", lookup_expr="gte")
-    starts_before = django_filters.IsoDateTimeFilter(field_name="starts_at", lookup_expr="lte")
+    starts_after = UTCIsoDateTimeFilter(field_name="starts_at", lookup_expr="gte")
+    starts_before = UTCIsoDateTimeFilter(field_name="starts_at", lookup_expr="lte")
 
     class Meta:
         model = Tournament
