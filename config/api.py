@@ -1,4 +1,4 @@
-"""API plumbing shared by every app: pagination, parsing and the one error shape.
+"""API plumbing shared by every app: pagination and the one error shape.
 
 Every error leaving /api/ looks like {"error": {"code", "message", "details"}} so a
 client needs one code path for all of them.
@@ -15,7 +15,7 @@ from django.core.exceptions import (
 )
 from django.http import Http404, JsonResponse
 from django.views.decorators.csrf import csrf_exempt
-from rest_framework import exceptions, parsers, status
+from rest_framework import exceptions, status
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
@@ -28,48 +28,6 @@ logger = logging.getLogger(__name__)
 class Pagination(PageNumberPagination):
     page_size_query_param = "page_size"
     max_page_size = 200
-
-
-# No request body of this API nests deeper than a few levels; a deeper one is abuse.
-MAX_JSON_DEPTH = 32
-
-
-def _json_depth_exceeds(data, limit: int) -> bool:
-    """Whether lists and objects in `data` nest deeper than `limit` (iterative: no
-    recursion for an attacker to exhaust)."""
-    stack = [(data, 1)]
-    while stack:
-        value, depth = stack.pop()
-        if isinstance(value, dict):
-            children = value.values()
-        elif isinstance(value, list):
-            children = value
-        else:
-            continue
-        if depth > limit:
-            return True
-        stack.extend((child, depth + 1) for child in children)
-    return False
-
-
-class JSONParser(parsers.JSONParser):
-    """DRF's JSON parser, refusing nesting deeper than MAX_JSON_DEPTH with a 400.
-
-    Python's decoder raises RecursionError, not ValueError, past about a thousand levels;
-    the body's size is already capped by DATA_UPLOAD_MAX_MEMORY_SIZE (DRF reads it through
-    request.body).
-    """
-
-    def parse(self, stream, media_type=None, parser_context=None):
-        try:
-            data = super().parse(stream, media_type, parser_context)
-        except RecursionError:
-            raise exceptions.ParseError("JSON parse error - nested too deeply.") from None
-        if _json_depth_exceeds(data, MAX_JSON_DEPTH):
-            raise exceptions.ParseError(
-                f"JSON parse error - nested deeper than {MAX_JSON_DEPTH} levels."
-            )
-        return data
 
 
 class PayloadTooLarge(exceptions.APIException):

@@ -8,16 +8,20 @@ SECRET_KEY, DEBUG=0 and ALLOWED_HOSTS. See README.md.
 import os
 from datetime import timedelta
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from celery.schedules import crontab
 from django.core.exceptions import ImproperlyConfigured
 
 from config.env import (
+    CACHE_SCHEMES,
     env_bool,
     env_int,
     env_list,
+    env_rates,
     env_str,
     parse_broker_url,
+    parse_cache_url,
     parse_database_url,
 )
 
@@ -54,6 +58,7 @@ INSTALLED_APPS = [
     "django_filters",
     "drf_spectacular",
     "drf_spectacular_sidecar",
+    "axes",
     "gameplay",
     "tournaments",
     "leagues",
@@ -68,6 +73,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Last, so it sees the response of a login it locked out and answers 429 instead.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -128,6 +135,19 @@ STORAGES = {
 LOGIN_URL = "/accounts/login/"
 LOGIN_REDIRECT_URL = "/"
 
+# --- Login lock-out (django-axes): every login form and the API's token endpoint ------
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",  # refuses a locked-out login before checking it
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = 5  # failed logins of one username from one address...
+AXES_COOLOFF_TIME = timedelta(minutes=15)  # ...lock it out from there for this long
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]  # a stranger cannot lock you out
+AXES_RESET_ON_SUCCESS = True
+AXES_USERNAME_CALLABLE = "config.security.login_username"
+AXES_CLIENT_IP_CALLABLE = "config.security.client_ip"  # the address the rate limits use
+AXES_LOCKOUT_CALLABLE = "config.security.lockout_response"
+
 # --- Security: on by default whenever DEBUG is off -------------------------------
 SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", default=not DEBUG)
 SESSION_COOKIE_SECURE = env_bool("SESSION_COOKIE_SECURE", default=not DEBUG)
@@ -158,12 +178,29 @@ REST_FRAMEWORK = {
     "PAGE_SIZE": 50,
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
     "DEFAULT_PARSER_CLASSES": [
-        "config.api.JSONParser",
+        "config.parsers.JSONParser",
         "rest_framework.parsers.FormParser",
         "rest_framework.parsers.MultiPartParser",
     ],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "config.api.exception_handler",
+    # Every view has a limit per player (or per address when anonymous); views with a
+    # throttle_scope have a tighter one of their own as well. Counts live in the cache.
+    "DEFAULT_THROTTLE_CLASSES": [
+        "rest_framework.throttling.AnonRateThrottle",
+        "rest_framework.throttling.UserRateThrottle",
+        "rest_framework.throttling.ScopedRateThrottle",
+    ],
+    "DEFAULT_THROTTLE_RATES": {
+        "anon": "120/min",
+        "user": "600/min",
+        "login": "10/min",  # POST /api/auth/token/, per address
+        "register": "10/hour",  # POST /api/auth/register/, per address
+        "play": "10/min",  # POST /api/rooms/{id}/play/, per player
+    }
+    | env_rates("API_RATE_LIMITS"),
+    # Proxies in front that append to X-Forwarded-For; 0 trusts only REMOTE_ADDR.
+    "NUM_PROXIES": env_int("NUM_PROXIES", 0),
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Knock API",
@@ -216,6 +253,22 @@ CELERY_DB_REUSE_MAX = 500
 CELERY_BEAT_SCHEDULE: dict = {
     "celery-result-cleanup": {"task": "celery.backend_cleanup", "schedule": crontab(minute=17)},
 }
+
+# --- Cache: rate-limit counts, shared by every web process ------------------------
+# Redis at CACHE_URL, else the Redis broker's (keys prefixed "knock"), else files in var/:
+# the embedded default's processes share one machine, so they share the files.
+if env_str("CACHE_URL"):
+    _cache = parse_cache_url(env_str("CACHE_URL"))
+elif urlsplit(CELERY_BROKER_URL).scheme in CACHE_SCHEMES:
+    _cache = parse_cache_url(CELERY_BROKER_URL, name="CELERY_BROKER_URL")
+else:
+    _cache = {
+        "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+        "LOCATION": str(VAR_DIR / "cache"),
+        "KEY_PREFIX": "knock",
+        "OPTIONS": {"MAX_ENTRIES": 10_000},
+    }
+CACHES = {"default": _cache}
 
 # --- Logging: everything to stderr, where process managers collect it -------------
 LOGGING = {

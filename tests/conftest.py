@@ -18,6 +18,14 @@ def fast_password_hashing(settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
+@pytest.fixture(autouse=True)
+def fresh_rate_limits(settings):
+    """Each test counts its requests from zero: its own cache key prefix (on Redis and on
+    files alike), so no test is throttled by another's. Keys expire with their windows."""
+    default = settings.CACHES["default"]
+    settings.CACHES = {"default": {**default, "KEY_PREFIX": f"test-{uuid.uuid4().hex}"}}
+
+
 @pytest.fixture
 def api_client() -> APIClient:
     return APIClient()
