@@ -11,6 +11,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from celery.schedules import crontab
+from csp.constants import NONCE, NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 
 from config.env import (
@@ -59,6 +60,7 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "axes",
+    "csp",
     "gameplay",
     "tournaments",
     "leagues",
@@ -66,6 +68,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "config.security.CSPMiddleware",  # before anything renders a page that needs its nonce
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -134,6 +137,25 @@ STORAGES = {
 
 LOGIN_URL = "/accounts/login/"
 LOGIN_REDIRECT_URL = "/"
+
+# --- Content-Security-Policy (django-csp) -----------------------------------------
+# Only the site's own files run; inline <script> and <style> carry the response's nonce
+# (nonce="{{ request.csp_nonce }}"); inline event handlers and style="" attributes never
+# apply. connect-src also gets ws: and wss: of the request's host (config.security).
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF, NONCE],
+        "style-src": [SELF, NONCE],
+        "img-src": [SELF, "data:"],  # Swagger UI's and the admin's icons are data: URLs
+        "font-src": [SELF],
+        "connect-src": [SELF],
+        "object-src": [NONE],
+        "base-uri": [SELF],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    }
+}
 
 # --- Login lock-out (django-axes): every login form and the API's token endpoint ------
 AUTHENTICATION_BACKENDS = [
