@@ -166,6 +166,7 @@ AXES_FAILURE_LIMIT = 5  # failed logins of one username from one address...
 AXES_COOLOFF_TIME = timedelta(minutes=15)  # ...lock it out from there for this long
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]  # a stranger cannot lock you out
 AXES_RESET_ON_SUCCESS = True
+AXES_VERBOSE = False  # no start-up banner in every command; failures still log warnings
 AXES_USERNAME_CALLABLE = "config.security.login_username"
 AXES_CLIENT_IP_CALLABLE = "config.security.client_ip"  # the address the rate limits use
 AXES_LOCKOUT_CALLABLE = "config.security.lockout_response"
@@ -204,7 +205,7 @@ REST_FRAMEWORK = {
         "rest_framework.parsers.FormParser",
         "rest_framework.parsers.MultiPartParser",
     ],
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_SCHEMA_CLASS": "config.schema.AutoSchema",
     "EXCEPTION_HANDLER": "config.api.exception_handler",
     # Every view has a limit per player (or per address when anonymous); views with a
     # throttle_scope have a tighter one of their own as well. Counts live in the cache.
@@ -232,6 +233,8 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # A match's status appears in summaries and in views: one enum, named once.
+    "ENUM_NAME_OVERRIDES": {"MatchStatusEnum": "gameplay.models.Match.Status"},
 }
 
 # --- Celery ----------------------------------------------------------------------

@@ -13,14 +13,19 @@ from rest_framework.settings import api_settings
 from rest_framework.views import APIView
 
 from config.errors import NotFound
+from config.schema import INSUFFICIENT_COINS
 from config.security import LockedOut
 from gameplay import selectors, services
 from gameplay.models import Match, Player, Room
 from gameplay.serializers import (
     ActionSerializer,
+    MatchStartedSerializer,
     MatchSummarySerializer,
+    MatchViewSerializer,
     PlayerSerializer,
     PlaySerializer,
+    QueuedSerializer,
+    RegisteredSerializer,
     RegisterSerializer,
     RoomSerializer,
     TitleChoiceSerializer,
@@ -32,7 +37,7 @@ class RegisterView(APIView):
     authentication_classes: list = []
     throttle_scope = "register"
 
-    @extend_schema(request=RegisterSerializer, responses={201: dict})
+    @extend_schema(request=RegisterSerializer, responses={201: RegisteredSerializer})
     def post(self, request):
         data = RegisterSerializer(data=request.data)
         data.is_valid(raise_exception=True)
@@ -86,7 +91,11 @@ class RoomPlay(APIView):
 
     @extend_schema(
         request=PlaySerializer,
-        responses={201: OpenApiResponse(dict), 202: OpenApiResponse(dict)},
+        responses={
+            201: OpenApiResponse(MatchStartedSerializer, description="A bot match started."),
+            202: OpenApiResponse(QueuedSerializer, description="Waiting for human opponents."),
+            402: INSUFFICIENT_COINS,
+        },
     )
     def post(self, request, pk: int):
         data = PlaySerializer(data=request.data)
@@ -148,14 +157,14 @@ def _match_or_404(match_id: int, player: Player) -> Match:
 
 
 class MatchDetail(APIView):
-    @extend_schema(responses={200: dict})
+    @extend_schema(responses={200: MatchViewSerializer})
     def get(self, request, pk: int):
         player = services.player_for_user(request.user)
         return Response(selectors.match_view(_match_or_404(pk, player), player))
 
 
 class MatchActions(APIView):
-    @extend_schema(request=ActionSerializer, responses={200: dict})
+    @extend_schema(request=ActionSerializer, responses={200: MatchViewSerializer})
     def post(self, request, pk: int):
         data = ActionSerializer(data=request.data)
         data.is_valid(raise_exception=True)

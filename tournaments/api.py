@@ -2,13 +2,14 @@
 
 import django_filters
 from django.shortcuts import get_object_or_404
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import generics, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config.errors import NotFound
 from config.filters import UTCIsoDateTimeFilter
+from config.schema import INSUFFICIENT_COINS
 from gameplay.services import player_for_user
 from tournaments import selectors, services
 from tournaments.models import Entry, Tournament
@@ -91,7 +92,10 @@ class TournamentAction(APIView):
     cancel. Anyone else gets 403."""
 
     @extend_schema(
-        operation_id="tournaments_action", request=None, responses={200: TournamentSerializer}
+        operation_id="tournaments_action",
+        parameters=[OpenApiParameter("action", str, OpenApiParameter.PATH, enum=list(ACTIONS))],
+        request=None,
+        responses={200: TournamentSerializer},
     )
     def post(self, request, pk: int, action: str):
         if action not in ACTIONS:
@@ -101,7 +105,7 @@ class TournamentAction(APIView):
 
 
 class Register(APIView):
-    @extend_schema(request=None, responses={201: EntrySerializer})
+    @extend_schema(request=None, responses={201: EntrySerializer, 402: INSUFFICIENT_COINS})
     def post(self, request, pk: int):
         entry = services.entry_register(tournament_id=pk, player=player_for_user(request.user))
         return Response(EntrySerializer(entry).data, status=status.HTTP_201_CREATED)
