@@ -3,8 +3,12 @@
 from datetime import UTC
 
 import django_filters
+from django import forms
 from django.core.exceptions import ValidationError
 from django_filters.fields import IsoDateTimeField
+
+# The largest id a row can have (a 64-bit primary key).
+ID_MAX = 2**63 - 1
 
 
 class UTCIsoDateTimeField(IsoDateTimeField):
@@ -28,3 +32,13 @@ class UTCIsoDateTimeField(IsoDateTimeField):
 
 class UTCIsoDateTimeFilter(django_filters.IsoDateTimeFilter):
     field_class = UTCIsoDateTimeField
+
+
+class IdFilter(django_filters.NumberFilter):
+    """A row's id: a whole number from 1 to ID_MAX, else a 400 (SQLite cannot even compare a
+    larger one with a column; a related id is not range-checked on its way there)."""
+
+    field_class = forms.IntegerField
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, min_value=1, max_value=ID_MAX, **kwargs)

@@ -135,7 +135,9 @@ class Entries(generics.ListAPIView):
 
 
 def _entry(pk: int, entry_id: int) -> Entry:
-    return get_object_or_404(Entry, pk=entry_id, tournament_id=pk)
+    # tournament__id, not tournament_id: only a lookup on the id column itself range-checks
+    # the value, and SQLite cannot even compare a path's 30-digit number with a column.
+    return get_object_or_404(Entry, pk=entry_id, tournament__id=pk)
 
 
 class Disqualify(APIView):

@@ -124,3 +124,27 @@ def test_an_entry_seed_past_its_range_is_a_400(api_client, value):
         f"/api/tournaments/{tournament.pk}/entries/{entry.pk}/seed/", {"seed": value}, format="json"
     )
     assert "seed" in assert_error_shape(response, 400, "invalid")["details"]
+
+
+def test_an_id_past_any_row_in_a_path_is_a_404(api_client):
+    api_client.force_authenticate(user=organiser())
+    huge = 10**25  # SQLite cannot even compare it with a column
+    response = api_client.post(f"/api/tournaments/{huge}/entries/1/disqualify/")
+    assert_error_shape(response, 404, "not_found")
+
+
+@pytest.mark.parametrize(
+    ("path", "name"),
+    [
+        ("/api/standings/", "league"),
+        ("/api/standings/", "season"),
+        ("/api/standings/", "player"),
+        ("/api/fixtures/", "season"),
+        ("/api/fixtures/", "division"),
+        ("/api/fixtures/", "player"),
+    ],
+)
+@pytest.mark.parametrize("value", [10**25, "0.5", "-1"])
+def test_an_id_filter_that_cannot_be_an_id_is_a_400(api_client, path, name, value):
+    response = api_client.get(path, {name: value})
+    assert name in assert_error_shape(response, 400, "invalid")["details"]
