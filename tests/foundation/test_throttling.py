@@ -110,3 +110,15 @@ def test_every_endpoint_has_a_limit_per_anonymous_address(api_client, monkeypatc
     for _ in range(3):
         assert api_client.get("/api/leagues/").status_code == 200
     assert_throttled(api_client.get("/api/fixtures/"))
+
+
+def test_behind_a_proxy_clients_are_told_apart_by_the_address_it_adds(api_client, settings):
+    settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "NUM_PROXIES": 1}
+    for number in range(allowed("login") + 1):
+        # What a client forges comes first; the proxy appends the address it saw.
+        seen = {"HTTP_X_FORWARDED_FOR": f"6.6.6.6, 10.0.0.{number}"}
+        assert token(api_client, "nobody", "guess", **seen).status_code == 400
+    again = {"HTTP_X_FORWARDED_FOR": "10.0.0.1"}
+    for number in range(allowed("login") - 1):  # 10.0.0.1 has had one already
+        token(api_client, f"x{number}", "guess", **again)
+    assert_throttled(token(api_client, "x", "guess", **again))
