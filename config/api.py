@@ -6,8 +6,15 @@ client needs one code path for all of them.
 
 import logging
 
-from django.core.exceptions import PermissionDenied
+from django.core.exceptions import (
+    PermissionDenied,
+    RequestDataTooBig,
+    SuspiciousOperation,
+    TooManyFieldsSent,
+    TooManyFilesSent,
+)
 from django.http import Http404, JsonResponse
+from django.views.decorators.csrf import csrf_exempt
 from rest_framework import exceptions, status
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.response import Response
@@ -21,6 +28,25 @@ logger = logging.getLogger(__name__)
 class Pagination(PageNumberPagination):
     page_size_query_param = "page_size"
     max_page_size = 200
+
+
+class PayloadTooLarge(exceptions.APIException):
+    status_code = status.HTTP_413_REQUEST_ENTITY_TOO_LARGE
+    default_detail = "The request body is larger than this API accepts."
+    default_code = "payload_too_large"
+
+
+def _from_suspicious(exc: SuspiciousOperation) -> exceptions.APIException:
+    """Django's refusals of a request it will not read, as API errors (never a 500)."""
+    # Logged where Django logs them when they escape a view.
+    logging.getLogger(f"django.security.{type(exc).__name__}").warning("%s", exc)
+    if isinstance(exc, RequestDataTooBig):
+        return PayloadTooLarge()
+    if isinstance(exc, TooManyFieldsSent):
+        return exceptions.ParseError("The request has too many form fields.", "too_many_fields")
+    if isinstance(exc, TooManyFilesSent):
+        return exceptions.ParseError("The request has too many files.", "too_many_files")
+    return exceptions.ParseError("The request was refused as malformed.", "bad_request")
 
 
 class ApiError(exceptions.APIException):
@@ -56,6 +82,8 @@ def exception_handler(exc, context):
         exc = exceptions.NotFound()
     elif isinstance(exc, PermissionDenied):
         exc = exceptions.PermissionDenied()
+    elif isinstance(exc, SuspiciousOperation):
+        exc = _from_suspicious(exc)
 
     response = drf_exception_handler(exc, context)
     if response is None:
@@ -78,6 +106,7 @@ def exception_handler(exc, context):
     return response
 
 
+@csrf_exempt  # it changes nothing, and a POST must get this answer, not the CSRF page
 def api_not_found(request, *args, **kwargs):
     """Unknown /api/ paths answer in the API's shape instead of an HTML 404 page."""
     return JsonResponse(error_body("not_found", f"No API endpoint at {request.path}."), status=404)

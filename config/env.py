@@ -71,6 +71,41 @@ def parse_database_url(url: str, *, name: str = "DATABASE_URL") -> dict:
     return config
 
 
+def env_rates(name: str) -> dict[str, str]:
+    """Comma-separated `scope=N/period` pairs (`login=20/min,play=30/min`) for DRF's throttles."""
+    rates = {}
+    for item in env_list(name, []):
+        scope, _, rate = (part.strip() for part in item.partition("="))
+        count, _, period = rate.partition("/")
+        if not scope or not count.isdigit() or period[:1] not in {"s", "m", "h", "d"}:
+            raise ImproperlyConfigured(
+                f"{name} must be scope=N/period pairs such as login=20/min, got {item!r}"
+            )
+        rates[scope] = rate
+    return rates
+
+
+CACHE_SCHEMES = {"redis", "rediss"}
+
+
+def parse_cache_url(url: str, *, name: str = "CACHE_URL") -> dict:
+    """A Redis URL as Django's CACHES entry; keys are prefixed so they never meet Celery's."""
+    try:
+        parts = urlsplit(url)
+        parts.port  # noqa: B018 - raises ValueError on a malformed port
+    except ValueError as exc:
+        raise ImproperlyConfigured(f"{name} is not a valid Redis URL ({url!r}): {exc}") from exc
+    if parts.scheme not in CACHE_SCHEMES or not parts.hostname:
+        raise ImproperlyConfigured(f"{name} must be a redis:// or rediss:// URL, got {url!r}")
+    return {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": url,
+        "KEY_PREFIX": "knock",
+        # A Redis that stops answering fails requests within seconds instead of hanging them.
+        "OPTIONS": {"socket_connect_timeout": 2, "socket_timeout": 2},
+    }
+
+
 def parse_broker_url(url: str, *, name: str = "CELERY_BROKER_URL") -> str:
     """Check a Celery broker URL's shape; the broker itself is checked by /healthz."""
     try:

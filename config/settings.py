@@ -8,16 +8,21 @@ SECRET_KEY, DEBUG=0 and ALLOWED_HOSTS. See README.md.
 import os
 from datetime import timedelta
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from celery.schedules import crontab
+from csp.constants import NONCE, NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 
 from config.env import (
+    CACHE_SCHEMES,
     env_bool,
     env_int,
     env_list,
+    env_rates,
     env_str,
     parse_broker_url,
+    parse_cache_url,
     parse_database_url,
 )
 
@@ -54,6 +59,8 @@ INSTALLED_APPS = [
     "django_filters",
     "drf_spectacular",
     "drf_spectacular_sidecar",
+    "axes",
+    "csp",
     "gameplay",
     "tournaments",
     "leagues",
@@ -62,6 +69,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "config.security.CSPMiddleware",  # before anything renders a page that needs its nonce
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -69,6 +77,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Last, so it sees the response of a login it locked out and answers 429 instead.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -141,6 +151,39 @@ STORAGES = {
 LOGIN_URL = "/accounts/login/"
 LOGIN_REDIRECT_URL = "/"
 
+# --- Content-Security-Policy (django-csp) -----------------------------------------
+# Only the site's own files run; inline <script> and <style> carry the response's nonce
+# (nonce="{{ request.csp_nonce }}"); inline event handlers and style="" attributes never
+# apply. connect-src also gets ws: and wss: of the request's host (config.security).
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF, NONCE],
+        "style-src": [SELF, NONCE],
+        "img-src": [SELF, "data:"],  # Swagger UI's and the admin's icons are data: URLs
+        "font-src": [SELF],
+        "connect-src": [SELF],
+        "object-src": [NONE],
+        "base-uri": [SELF],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    }
+}
+
+# --- Login lock-out (django-axes): every login form and the API's token endpoint ------
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",  # refuses a locked-out login before checking it
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = 5  # failed logins of one username from one address...
+AXES_COOLOFF_TIME = timedelta(minutes=15)  # ...lock it out from there for this long
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]  # a stranger cannot lock you out
+AXES_RESET_ON_SUCCESS = True
+AXES_VERBOSE = False  # no start-up banner in every command; failures still log warnings
+AXES_USERNAME_CALLABLE = "config.security.login_username"
+AXES_CLIENT_IP_CALLABLE = "config.security.client_ip"  # the address the rate limits use
+AXES_LOCKOUT_CALLABLE = "config.security.lockout_response"
+
 # --- Security: on by default whenever DEBUG is off -------------------------------
 SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", default=not DEBUG)
 SESSION_COOKIE_SECURE = env_bool("SESSION_COOKIE_SECURE", default=not DEBUG)
@@ -155,6 +198,10 @@ if env_bool("SECURE_PROXY_SSL_HEADER", default=False):
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
 
+# --- Upload limits: Django's defaults, stated; the API answers 413 and 400 past them ----
+DATA_UPLOAD_MAX_MEMORY_SIZE = 2_621_440  # bytes of a request body (files excepted)
+DATA_UPLOAD_MAX_NUMBER_FIELDS = 1000
+
 # --- API -------------------------------------------------------------------------
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
@@ -166,8 +213,30 @@ REST_FRAMEWORK = {
     "DEFAULT_PAGINATION_CLASS": "config.api.Pagination",
     "PAGE_SIZE": 50,
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_PARSER_CLASSES": [
+        "config.parsers.JSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
+    "DEFAULT_SCHEMA_CLASS": "config.schema.AutoSchema",
     "EXCEPTION_HANDLER": "config.api.exception_handler",
+    # Every view has a limit per player (or per address when anonymous); views with a
+    # throttle_scope have a tighter one of their own as well. Counts live in the cache.
+    "DEFAULT_THROTTLE_CLASSES": [
+        "rest_framework.throttling.AnonRateThrottle",
+        "rest_framework.throttling.UserRateThrottle",
+        "rest_framework.throttling.ScopedRateThrottle",
+    ],
+    "DEFAULT_THROTTLE_RATES": {
+        "anon": "120/min",
+        "user": "600/min",
+        "login": "10/min",  # POST /api/auth/token/, per address
+        "register": "10/hour",  # POST /api/auth/register/, per address
+        "play": "10/min",  # POST /api/rooms/{id}/play/, per player
+    }
+    | env_rates("API_RATE_LIMITS"),
+    # Proxies in front that append to X-Forwarded-For; 0 trusts only REMOTE_ADDR.
+    "NUM_PROXIES": env_int("NUM_PROXIES", 0),
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Knock API",
@@ -177,6 +246,8 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # A match's status appears in summaries and in views: one enum, named once.
+    "ENUM_NAME_OVERRIDES": {"MatchStatusEnum": "gameplay.models.Match.Status"},
 }
 
 # --- Celery ----------------------------------------------------------------------
@@ -230,6 +301,22 @@ KNOCK_HEARTBEAT_STALE_SECONDS = env_int("KNOCK_HEARTBEAT_STALE_SECONDS", 30)
 CELERY_BEAT_SCHEDULE: dict = {
     "celery-result-cleanup": {"task": "celery.backend_cleanup", "schedule": crontab(minute=17)},
 }
+
+# --- Cache: rate-limit counts, shared by every web process ------------------------
+# Redis at CACHE_URL, else the Redis broker's (keys prefixed "knock"), else files in var/:
+# the embedded default's processes share one machine, so they share the files.
+if env_str("CACHE_URL"):
+    _cache = parse_cache_url(env_str("CACHE_URL"))
+elif urlsplit(CELERY_BROKER_URL).scheme in CACHE_SCHEMES:
+    _cache = parse_cache_url(CELERY_BROKER_URL, name="CELERY_BROKER_URL")
+else:
+    _cache = {
+        "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+        "LOCATION": str(VAR_DIR / "cache"),
+        "KEY_PREFIX": "knock",
+        "OPTIONS": {"MAX_ENTRIES": 10_000},
+    }
+CACHES = {"default": _cache}
 
 # --- Logging: everything to stderr, where process managers collect it -------------
 LOGGING = {

@@ -1,21 +1,31 @@
 """The gameplay API: accounts, rooms, matches played move by move. No business logic here."""
 
+from django.contrib.auth.signals import user_logged_in
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import generics, status
+from rest_framework.authtoken.models import Token
 from rest_framework.authtoken.views import ObtainAuthToken
+from rest_framework.exceptions import ValidationError
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
+from rest_framework.settings import api_settings
 from rest_framework.views import APIView
 
 from config.errors import NotFound
+from config.schema import INSUFFICIENT_COINS
+from config.security import LockedOut
 from gameplay import selectors, services
 from gameplay.models import Match, Player, Room
 from gameplay.serializers import (
     ActionSerializer,
+    MatchStartedSerializer,
     MatchSummarySerializer,
+    MatchViewSerializer,
     PlayerSerializer,
     PlaySerializer,
+    QueuedSerializer,
+    RegisteredSerializer,
     RegisterSerializer,
     RoomSerializer,
     TitleChoiceSerializer,
@@ -25,8 +35,9 @@ from gameplay.serializers import (
 class RegisterView(APIView):
     permission_classes = [AllowAny]
     authentication_classes: list = []
+    throttle_scope = "register"
 
-    @extend_schema(request=RegisterSerializer, responses={201: dict})
+    @extend_schema(request=RegisterSerializer, responses={201: RegisteredSerializer})
     def post(self, request):
         data = RegisterSerializer(data=request.data)
         data.is_valid(raise_exception=True)
@@ -44,6 +55,26 @@ class RegisterView(APIView):
 class TokenView(ObtainAuthToken):
     """POST username and password, get {"token"}."""
 
+    # DRF's view names its own parsers and no throttles; this one has the API's and a limit.
+    parser_classes = api_settings.DEFAULT_PARSER_CLASSES
+    throttle_classes = api_settings.DEFAULT_THROTTLE_CLASSES
+    throttle_scope = "login"
+
+    def post(self, request, *args, **kwargs):
+        serializer = self.get_serializer(data=request.data)
+        try:
+            serializer.is_valid(raise_exception=True)
+        except ValidationError:
+            # django-axes marks the request when this username is locked out from here.
+            if getattr(request, "axes_locked_out", False):
+                raise LockedOut() from None
+            raise
+        user = serializer.validated_data["user"]
+        # A token is a login: last_login moves, and django-axes forgets earlier failures.
+        user_logged_in.send(sender=type(user), request=request, user=user)
+        token, _ = Token.objects.get_or_create(user=user)
+        return Response({"token": token.key})
+
 
 class RoomList(generics.ListAPIView):
     serializer_class = RoomSerializer
@@ -56,9 +87,15 @@ class RoomList(generics.ListAPIView):
 
 
 class RoomPlay(APIView):
+    throttle_scope = "play"  # each bot match costs the workers a match's worth of moves
+
     @extend_schema(
         request=PlaySerializer,
-        responses={201: OpenApiResponse(dict), 202: OpenApiResponse(dict)},
+        responses={
+            201: OpenApiResponse(MatchStartedSerializer, description="A bot match started."),
+            202: OpenApiResponse(QueuedSerializer, description="Waiting for human opponents."),
+            402: INSUFFICIENT_COINS,
+        },
     )
     def post(self, request, pk: int):
         data = PlaySerializer(data=request.data)
@@ -120,14 +157,14 @@ def _match_or_404(match_id: int, player: Player) -> Match:
 
 
 class MatchDetail(APIView):
-    @extend_schema(responses={200: dict})
+    @extend_schema(responses={200: MatchViewSerializer})
     def get(self, request, pk: int):
         player = services.player_for_user(request.user)
         return Response(selectors.match_view(_match_or_404(pk, player), player))
 
 
 class MatchActions(APIView):
-    @extend_schema(request=ActionSerializer, responses={200: dict})
+    @extend_schema(request=ActionSerializer, responses={200: MatchViewSerializer})
     def post(self, request, pk: int):
         data = ActionSerializer(data=request.data)
         data.is_valid(raise_exception=True)

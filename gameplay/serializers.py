@@ -1,6 +1,6 @@
 from rest_framework import serializers
 
-from gameplay.models import Match, Player, Room
+from gameplay.models import VARIANT_CHOICES, Match, Player, Room
 
 
 class RegisterSerializer(serializers.Serializer):
@@ -41,7 +41,7 @@ class TitleChoiceSerializer(serializers.Serializer):
 
 
 class MatchSummarySerializer(serializers.ModelSerializer):
-    room = serializers.CharField(source="room.name", default=None)
+    room = serializers.CharField(source="room.name", default=None, allow_null=True)
     players = serializers.SerializerMethodField()
 
     class Meta:
@@ -72,7 +72,7 @@ class MatchSummarySerializer(serializers.ModelSerializer):
 
 
 class PlayerSerializer(serializers.ModelSerializer):
-    title = serializers.CharField(source="displayed_title.name", default=None)
+    title = serializers.CharField(source="displayed_title.name", default=None, allow_null=True)
     ratings = serializers.SerializerMethodField()
 
     class Meta:
@@ -91,3 +91,63 @@ class PlayerSerializer(serializers.ModelSerializer):
             }
             for rating in player.ratings.all()
         ]
+
+
+# --- response shapes the views build as dicts (selectors.match_view); for the schema ----
+
+
+class RegisteredSerializer(serializers.Serializer):
+    id = serializers.IntegerField(help_text="The new player's id.")
+    username = serializers.CharField()
+    token = serializers.CharField(help_text="Send as `Authorization: Token <token>`.")
+
+
+class MatchStartedSerializer(serializers.Serializer):
+    match = serializers.IntegerField(help_text="The new match's id.")
+
+
+class QueuedSerializer(serializers.Serializer):
+    queued = serializers.BooleanField()
+    room = serializers.IntegerField()
+
+
+class SeatViewSerializer(serializers.Serializer):
+    seat = serializers.IntegerField()
+    player = serializers.CharField(help_text="Display name.")
+    player_id = serializers.IntegerField()
+    bot = serializers.BooleanField()
+    card_count = serializers.IntegerField()
+    timeouts = serializers.IntegerField()
+
+
+class MoveSerializer(serializers.Serializer):
+    number = serializers.IntegerField()
+    seat = serializers.IntegerField()
+    action = serializers.DictField(help_text="As accepted, e.g. {type: discard, card: 7H}.")
+
+
+class MatchViewSerializer(serializers.Serializer):
+    """One seat's view of a match; the last five fields appear once it has ended."""
+
+    id = serializers.IntegerField()
+    variant = serializers.ChoiceField(choices=VARIANT_CHOICES)
+    options = serializers.DictField()
+    status = serializers.ChoiceField(choices=Match.Status.choices)
+    seq = serializers.IntegerField(help_text="Accepted actions so far; send it with the next.")
+    seat = serializers.IntegerField(help_text="The caller's seat.")
+    to_move = serializers.IntegerField(allow_null=True)
+    your_turn = serializers.BooleanField()
+    turn_deadline = serializers.DateTimeField(allow_null=True)
+    legal_actions = serializers.ListField(child=serializers.DictField())
+    hand = serializers.ListField(child=serializers.CharField(), help_text='Cards, e.g. "TS".')
+    table = serializers.DictField(help_text="The variant's public table, hidden cards removed.")
+    seats = SeatViewSerializer(many=True)
+    scores = serializers.ListField(child=serializers.IntegerField())
+    commitment = serializers.CharField(help_text="SHA-256 of the seed, public from the start.")
+    seed = serializers.CharField(required=False)
+    moves = MoveSerializer(many=True, required=False)
+    result = serializers.DictField(required=False, allow_null=True)
+    placements = serializers.ListField(
+        child=serializers.IntegerField(allow_null=True), required=False
+    )
+    dispute_reason = serializers.CharField(required=False)

@@ -12,6 +12,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config.errors import DomainError
+from config.filters import IdFilter
 from gameplay import services as gameplay
 from gameplay.models import VARIANT_CHOICES, Player
 from leagues import selectors, services
@@ -83,7 +84,7 @@ class SeasonDetail(generics.RetrieveAPIView):
 
 
 class StandingFilter(django_filters.FilterSet):
-    league = django_filters.NumberFilter(field_name="season__league")
+    league = IdFilter(field_name="season__league")
     rank_max = django_filters.NumberFilter(field_name="rank", lookup_expr="lte")
 
     class Meta:
@@ -103,10 +104,10 @@ class StandingList(generics.ListAPIView):
 
 
 class FixtureFilter(django_filters.FilterSet):
-    season = django_filters.NumberFilter(field_name="round__season")
-    division = django_filters.NumberFilter(field_name="round__division")
+    season = IdFilter(field_name="round__season")
+    division = IdFilter(field_name="round__division")
     round = django_filters.NumberFilter(field_name="round__number")
-    player = django_filters.NumberFilter(field_name="seats__player")
+    player = IdFilter(field_name="seats__player")
 
     class Meta:
         model = Fixture

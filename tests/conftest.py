@@ -18,6 +18,14 @@ def fast_password_hashing(settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
+@pytest.fixture(autouse=True)
+def fresh_rate_limits(settings):
+    """Each test counts its requests from zero: its own cache key prefix (on Redis and on
+    files alike), so no test is throttled by another's. Keys expire with their windows."""
+    default = settings.CACHES["default"]
+    settings.CACHES = {"default": {**default, "KEY_PREFIX": f"test-{uuid.uuid4().hex}"}}
+
+
 @pytest.fixture
 def api_client() -> APIClient:
     return APIClient()
@@ -98,12 +106,24 @@ def browser():
 
 @pytest.fixture
 def page(browser, live_server):
-    """A fresh browser page; `page.base` is the live server's URL."""
+    """A fresh browser page; `page.base` is the live server's URL.
+
+    A test fails if Chromium reports anything the Content-Security-Policy blocked: the
+    site must work under its policy.
+    """
     context = browser.new_context(base_url=live_server.url)
     page = context.new_page()
     page.base = live_server.url
+    blocked = []
+    page.on(
+        "console",
+        lambda message: (
+            blocked.append(message.text) if "Content Security Policy" in message.text else None
+        ),
+    )
     yield page
     context.close()
+    assert not blocked, blocked
 
 
 @pytest.fixture

@@ -2,12 +2,14 @@
 
 import django_filters
 from django.shortcuts import get_object_or_404
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import generics, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config.errors import NotFound
+from config.filters import UTCIsoDateTimeFilter
+from config.schema import INSUFFICIENT_COINS
 from gameplay.services import player_for_user
 from tournaments import selectors, services
 from tournaments.models import Entry, Tournament
@@ -22,8 +24,8 @@ from tournaments.serializers import (
 class TournamentFilter(django_filters.FilterSet):
     name = django_filters.CharFilter(lookup_expr="icontains")
     organiser = django_filters.CharFilter(field_name="organiser__username")
-    starts_after = django_filters.IsoDateTimeFilter(field_name="starts_at", lookup_expr="gte")
-    starts_before = django_filters.IsoDateTimeFilter(field_name="starts_at", lookup_expr="lte")
+    starts_after = UTCIsoDateTimeFilter(field_name="starts_at", lookup_expr="gte")
+    starts_before = UTCIsoDateTimeFilter(field_name="starts_at", lookup_expr="lte")
 
     class Meta:
         model = Tournament
@@ -90,7 +92,10 @@ class TournamentAction(APIView):
     cancel. Anyone else gets 403."""
 
     @extend_schema(
-        operation_id="tournaments_action", request=None, responses={200: TournamentSerializer}
+        operation_id="tournaments_action",
+        parameters=[OpenApiParameter("action", str, OpenApiParameter.PATH, enum=list(ACTIONS))],
+        request=None,
+        responses={200: TournamentSerializer},
     )
     def post(self, request, pk: int, action: str):
         if action not in ACTIONS:
@@ -100,7 +105,7 @@ class TournamentAction(APIView):
 
 
 class Register(APIView):
-    @extend_schema(request=None, responses={201: EntrySerializer})
+    @extend_schema(request=None, responses={201: EntrySerializer, 402: INSUFFICIENT_COINS})
     def post(self, request, pk: int):
         entry = services.entry_register(tournament_id=pk, player=player_for_user(request.user))
         return Response(EntrySerializer(entry).data, status=status.HTTP_201_CREATED)
@@ -130,7 +135,9 @@ class Entries(generics.ListAPIView):
 
 
 def _entry(pk: int, entry_id: int) -> Entry:
-    return get_object_or_404(Entry, pk=entry_id, tournament_id=pk)
+    # tournament__id, not tournament_id: only a lookup on the id column itself range-checks
+    # the value, and SQLite cannot even compare a path's 30-digit number with a column.
+    return get_object_or_404(Entry, pk=entry_id, tournament__id=pk)
 
 
 class Disqualify(APIView):

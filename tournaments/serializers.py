@@ -3,6 +3,9 @@ from rest_framework import serializers
 from gameplay.models import VARIANT_CHOICES, Reward, Title
 from tournaments.models import Entry, Prize, Tournament
 
+# What the PositiveIntegerField columns hold (PostgreSQL integer); past it is a 400, not a 500.
+INT_MAX = 2**31 - 1
+
 
 class PrizeSerializer(serializers.ModelSerializer):
     title = serializers.PrimaryKeyRelatedField(
@@ -92,11 +95,13 @@ class TournamentWriteSerializer(serializers.Serializer):
     check_in_opens_at = serializers.DateTimeField(required=False, allow_null=True)
     check_in_closes_at = serializers.DateTimeField(required=False, allow_null=True)
     starts_at = serializers.DateTimeField(required=False, allow_null=True)
-    max_entries = serializers.IntegerField(required=False, allow_null=True, min_value=2)
-    min_level = serializers.IntegerField(required=False, min_value=1)
-    entry_fee = serializers.IntegerField(required=False, min_value=0)
-    show_up_seconds = serializers.IntegerField(required=False, min_value=0)
-    turn_seconds = serializers.IntegerField(required=False, min_value=5)
+    max_entries = serializers.IntegerField(
+        required=False, allow_null=True, min_value=2, max_value=INT_MAX
+    )
+    min_level = serializers.IntegerField(required=False, min_value=1, max_value=INT_MAX)
+    entry_fee = serializers.IntegerField(required=False, min_value=0, max_value=INT_MAX)
+    show_up_seconds = serializers.IntegerField(required=False, min_value=0, max_value=INT_MAX)
+    turn_seconds = serializers.IntegerField(required=False, min_value=5, max_value=INT_MAX)
     prizes = PrizeSerializer(many=True, required=False)
 
 
@@ -123,4 +128,4 @@ class EntrySerializer(serializers.ModelSerializer):
 
 
 class SeedSerializer(serializers.Serializer):
-    seed = serializers.IntegerField(min_value=1, allow_null=True)
+    seed = serializers.IntegerField(min_value=1, max_value=INT_MAX, allow_null=True)

@@ -8,13 +8,18 @@ from rest_framework.authtoken.models import Token
 
 from config.errors import Conflict, DomainError
 from gameplay.models import Player
+from gameplay.usernames import UsernameError, bot_username, normalize_username
 
 
 def player_register(*, username: str, password: str) -> Player:
     user_model = get_user_model()
-    username = (username or "").strip()
-    if not username:
-        raise DomainError("A username is required.", code="invalid_username")
+    try:
+        username = normalize_username(username)
+    except UsernameError as exc:
+        raise DomainError(str(exc), code=exc.code) from None
+    # The case-insensitive unique index on usernames is the last line (a race ends there).
+    if user_model.objects.filter(username__iexact=username).exists():
+        raise Conflict("That username is taken.", code="username_taken")
     user = user_model(username=username)
     try:
         validate_password(password or "", user=user)
@@ -46,7 +51,7 @@ def bot_players(*, kind: str, count: int) -> list[Player]:
     user_model = get_user_model()
     bots = []
     for number in range(1, count + 1):
-        username = f"bot-{kind}-{number}"
+        username = bot_username(kind, number)
         user, _ = user_model.objects.get_or_create(username=username)
         bot, _ = Player.objects.get_or_create(
             user=user,

@@ -26,7 +26,10 @@ def room_check_access(*, player: Player, room: Room) -> None:
 
 
 def room_play(*, player: Player, room: Room, opponent: str) -> Match | QueueEntry:
-    """Start a match against bots now, or pair with waiting humans (or join the queue)."""
+    """Start a match against bots now, or pair with waiting humans (or join the queue).
+
+    A player already seated in an active room match who asks for humans gets that match.
+    """
     room_check_access(player=player, room=room)
     if opponent == "bot":
         if not room.bots_allowed:
@@ -41,7 +44,21 @@ def room_play(*, player: Player, room: Room, opponent: str) -> Match | QueueEntr
     if opponent != "human":
         raise DomainError('opponent must be "bot" or "human".', code="invalid_opponent")
     with transaction.atomic():
+        # One join per player at a time: a second waits here for the first, so a player
+        # never holds two places in the queue, nor a place and a seat.
+        Player.objects.select_for_update().get(pk=player.pk)
+        # This waits for a pairer that has locked the player's place; once it commits, the
+        # match it made is visible below.
         QueueEntry.objects.filter(player=player).delete()
+        playing = (
+            Match.objects.filter(
+                status=Match.Status.ACTIVE, room__isnull=False, seats__player=player
+            )
+            .order_by("-pk")
+            .first()
+        )
+        if playing is not None:
+            return playing  # joining again while seated returns the match already made
         entry = QueueEntry.objects.create(
             player=player, room=room, ordinal=rating_ordinal(player=player, variant=room.variant)
         )

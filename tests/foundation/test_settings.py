@@ -8,7 +8,15 @@ from pathlib import Path
 import pytest
 from django.core.exceptions import ImproperlyConfigured
 
-from config.env import env_bool, env_int, env_list, parse_broker_url, parse_database_url
+from config.env import (
+    env_bool,
+    env_int,
+    env_list,
+    env_rates,
+    parse_broker_url,
+    parse_cache_url,
+    parse_database_url,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -121,3 +129,37 @@ def test_check_deploy_is_clean_under_production_settings():
     )
     assert result.returncode == 0, result.stderr
     assert "System check identified no issues" in result.stdout
+
+
+def cache_backend(**env: str) -> str:
+    result = manage(
+        "shell", "-c", "from django.conf import settings; print(settings.CACHES['default'])", **env
+    )
+    assert result.returncode == 0, result.stderr
+    return result.stdout
+
+
+def test_rate_limits_are_counted_where_every_process_sees_them():
+    # The embedded default: files in var/, shared by the processes of one machine.
+    assert "FileBasedCache" in cache_backend(CELERY_BROKER_URL="filesystem://")
+    # With a Redis broker, the same Redis; CACHE_URL names another.
+    on_broker = cache_backend(CELERY_BROKER_URL="redis://127.0.0.1:6379/3")
+    assert "RedisCache" in on_broker and "redis://127.0.0.1:6379/3" in on_broker
+    own = cache_backend(
+        CELERY_BROKER_URL="amqp://guest:guest@rabbit:5672//", CACHE_URL="redis://cache:6379/1"
+    )
+    assert "RedisCache" in own and "redis://cache:6379/1" in own
+
+
+@pytest.mark.parametrize("url", ["memcached://h:11211", "redis://", "redis://h:port/0"])
+def test_malformed_cache_url_names_the_variable(url):
+    with pytest.raises(ImproperlyConfigured, match="CACHE_URL"):
+        parse_cache_url(url)
+
+
+def test_rate_limits_read_from_the_environment(monkeypatch):
+    monkeypatch.setenv("KNOCK_RATES", "login=20/min, play=100/hour")
+    assert env_rates("KNOCK_RATES") == {"login": "20/min", "play": "100/hour"}
+    monkeypatch.setenv("KNOCK_RATES", "login=lots")
+    with pytest.raises(ImproperlyConfigured, match="KNOCK_RATES"):
+        env_rates("KNOCK_RATES")

@@ -1,0 +1,53 @@
+"""What a username may be: plain functions, no database (uniqueness is the service's and
+the database's).
+
+A name is NFKC-normalised first, so a fullwidth or ligature spelling is the name it looks
+like; then it must be visible, plain and not one the house's bots use.
+"""
+
+import re
+import unicodedata
+
+MAX_LENGTH = 150  # Django's User.username
+
+# Control, format (zero-width, direction marks and overrides, BOM), private-use, surrogate,
+# unassigned, and line or paragraph separators: nothing a reader can see or trust.
+HIDDEN_CATEGORIES = {"Cc", "Cf", "Co", "Cs", "Cn", "Zl", "Zp"}
+PLAIN = re.compile(r"[\w.@+-]+")  # Django's UnicodeUsernameValidator, letters of any script
+BOT_NAME = re.compile(r"bot-[a-z]+-[0-9]+", re.IGNORECASE)
+
+
+class UsernameError(ValueError):
+    def __init__(self, message: str, code: str = "invalid_username"):
+        super().__init__(message)
+        self.code = code
+
+
+def bot_username(kind: str, number: int) -> str:
+    return f"bot-{kind}-{number}"
+
+
+def normalize_username(raw: str) -> str:
+    """The name to store, or UsernameError saying what is wrong with it."""
+    name = unicodedata.normalize("NFKC", raw or "").strip()
+    if not name:
+        raise UsernameError("A username is required.")
+    hidden = sorted(
+        {f"U+{ord(c):04X}" for c in name if unicodedata.category(c) in HIDDEN_CATEGORIES}
+    )
+    if hidden:
+        raise UsernameError(
+            "A username cannot contain invisible, control or direction-changing characters "
+            f"(found {', '.join(hidden)})."
+        )
+    if not PLAIN.fullmatch(name):
+        raise UsernameError(
+            "A username may contain letters, digits and . @ + - _ only, with no spaces."
+        )
+    if len(name) > MAX_LENGTH:
+        raise UsernameError(f"A username is at most {MAX_LENGTH} characters long.")
+    if BOT_NAME.fullmatch(name):
+        raise UsernameError(
+            "Names like bot-greedy-1 belong to the house's bots.", code="reserved_username"
+        )
+    return name
