@@ -3,20 +3,11 @@
 from datetime import timedelta
 
 from celery import shared_task
-from django.db import OperationalError
 from django.utils import timezone
 
 from gameplay import services
 from gameplay.models import Match, Room
-
-# Lock waits and dropped connections are worth a retry; domain errors are not.
-RETRY = {
-    "acks_late": True,
-    "autoretry_for": (OperationalError,),
-    "retry_backoff": 1,
-    "retry_backoff_max": 30,
-    "max_retries": 8,
-}
+from outbox.worker import RETRY
 
 
 @shared_task(**RETRY)
