@@ -15,6 +15,7 @@ from django.utils import timezone
 from gameplay.models import Match
 from leagues import services
 from leagues.models import Fixture, Round, Season
+from outbox.worker import RETRY
 
 
 def _now(now: str | None) -> datetime:
@@ -29,28 +30,28 @@ def on_match_finished(sender, match_ids: list[int], **kwargs) -> None:
         record_fixture.delay(match_id)
 
 
-@shared_task(acks_late=True)
+@shared_task(**RETRY)
 def record_fixture(match_id: int) -> bool:
     return services.fixture_record(match_id=match_id)
 
 
-@shared_task(acks_late=True)
+@shared_task(**RETRY)
 def rank_round(round_id: int) -> bool:
     return services.round_rank(round_id=round_id)
 
 
-@shared_task(acks_late=True)
+@shared_task(**RETRY)
 def close_season(season_id: int) -> int:
     """Close a season whose rounds are all ranked; returns the next season's id."""
     return services.season_close(season_id=season_id).pk
 
 
-@shared_task(acks_late=True)
+@shared_task(**RETRY)
 def open_round(round_id: int) -> int:
     return services.round_open(round_id=round_id)
 
 
-@shared_task(acks_late=True)
+@shared_task(**RETRY)
 def no_show(fixture_id: int) -> bool:
     return services.fixture_no_show(fixture_id=fixture_id)
 

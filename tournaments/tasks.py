@@ -6,6 +6,7 @@ from celery import shared_task
 from django.utils import timezone
 
 from gameplay.models import Match
+from outbox.worker import RETRY
 from tournaments import services
 from tournaments.models import Table, TableMatch, Tournament
 
@@ -27,13 +28,13 @@ def enqueue_match_finished(sender, match_ids: list[int], **kwargs) -> None:
         match_finished.delay(*ours)
 
 
-@shared_task(acks_late=True)
+@shared_task(**RETRY)
 def match_finished(*match_ids: int) -> int:
     """Record finished matches at their tables; returns how many this delivery recorded."""
     return len(services.table_matches_finished(match_ids=list(match_ids)))
 
 
-@shared_task(acks_late=True)
+@shared_task(**RETRY)
 def start_tables(tournament_id: int) -> int:
     """Start a batch of ready tables, then re-enqueue while more remain (long draws)."""
     ids = services.waiting_tables(tournament_id=tournament_id, limit=START_BATCH)
@@ -43,7 +44,7 @@ def start_tables(tournament_id: int) -> int:
     return len(ids)
 
 
-@shared_task(acks_late=True)
+@shared_task(**RETRY)
 def table_deadline(table_id: int) -> str:
     return services.table_deadline(table_id=table_id)
 
