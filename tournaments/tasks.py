@@ -5,6 +5,7 @@ from datetime import timedelta
 from celery import shared_task
 from django.utils import timezone
 
+from config.jobs import enqueue
 from gameplay.models import Match
 from outbox.worker import RETRY
 from tournaments import services
@@ -20,12 +21,13 @@ START_BATCH = 128
 
 
 def enqueue_match_finished(sender, match_ids: list[int], **kwargs) -> None:
-    """Receiver of gameplay's `match_finished` (sent after commit): hand the ids to a worker."""
+    """Receiver of gameplay's `match_finished`, inside the finalizing transaction: the
+    batch's tournament matches become one job, committed with their results."""
     ours = list(
         TableMatch.objects.filter(match_id__in=match_ids).values_list("match_id", flat=True)
     )
     if ours:
-        match_finished.delay(*ours)
+        enqueue("tournaments.tasks.match_finished", *ours)
 
 
 @shared_task(**RETRY)
@@ -36,11 +38,15 @@ def match_finished(*match_ids: int) -> int:
 
 @shared_task(**RETRY)
 def start_tables(tournament_id: int) -> int:
-    """Start a batch of ready tables, then re-enqueue while more remain (long draws)."""
+    """Start a batch of ready tables, then re-enqueue while more remain (long draws).
+
+    Killed between the two, the job runs again (its row stays until it returns) and
+    starts the next batch itself.
+    """
     ids = services.waiting_tables(tournament_id=tournament_id, limit=START_BATCH)
     services.table_start_many(table_ids=ids)
     if len(ids) == START_BATCH:
-        start_tables.delay(tournament_id)
+        enqueue("tournaments.tasks.start_tables", tournament_id)
     return len(ids)
 
 
