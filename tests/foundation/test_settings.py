@@ -121,3 +121,17 @@ def test_check_deploy_is_clean_under_production_settings():
     )
     assert result.returncode == 0, result.stderr
     assert "System check identified no issues" in result.stdout
+
+
+def test_redis_hands_back_a_dead_workers_messages_after_minutes_not_an_hour():
+    result = manage(
+        "shell",
+        "-c",
+        "from django.conf import settings; "
+        "print(settings.CELERY_BROKER_TRANSPORT_OPTIONS['visibility_timeout'], "
+        "settings.CELERY_TASK_TIME_LIMIT)",
+        CELERY_BROKER_URL="redis://127.0.0.1:6379/0",
+    )
+    assert result.returncode == 0, result.stderr
+    visibility, hard_limit = map(int, result.stdout.splitlines()[-1].split())
+    assert hard_limit < visibility <= 600
