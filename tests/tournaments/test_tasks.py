@@ -83,6 +83,16 @@ def started(players: int) -> list[int]:
     return matches
 
 
+def test_a_tournament_with_many_ready_tables_is_listed_once(no_broker):
+    """The tables' default ordering made `.distinct()` keep one row per table, so every
+    sweep queued a start_tables per ready table."""
+    tournament = open_tournament(show_up_seconds=0, best_of=1)
+    register_all(tournament, bots(8))
+    services.tournament_start(tournament_id=tournament.pk)
+    assert Table.objects.filter(tournament=tournament, status="waiting").count() == 4
+    assert services.tournaments_with_ready_tables() == [tournament.pk]
+
+
 def test_a_database_error_announcing_results_rolls_finalize_back_for_the_retry(
     no_broker, monkeypatch
 ):
