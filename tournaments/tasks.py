@@ -1,5 +1,6 @@
 """Celery tasks: thin, take ids, call a service, safe to run twice."""
 
+from collections import defaultdict
 from datetime import timedelta
 
 from celery import shared_task
@@ -63,7 +64,10 @@ def run_schedule() -> dict:
 
 @shared_task
 def enforce_deadlines() -> int:
-    """Beat: walk over tables past their deadline, and catch work whose task was lost."""
+    """Beat: walk over tables past their deadline, and redo work a job did not get done
+    (the outbox runs every job; this is the backstop). Unrecorded results go out in
+    batches of a tournament's tables, in bracket order, as they were played: one task per
+    match would split the tournament's batches, and so slow it, from then on."""
     now = timezone.now()
     overdue = list(
         Table.objects.filter(
@@ -74,16 +78,21 @@ def enforce_deadlines() -> int:
     )
     for table_id in overdue:
         table_deadline.delay(table_id)
-    unrecorded = list(
+    unrecorded = defaultdict(list)
+    for tournament_id, match_id in (
         TableMatch.objects.filter(
             recorded=False,
             match__status=Match.Status.FINISHED,  # a disputed one waits for the organiser
             match__finalized_at__lt=now - timedelta(minutes=1),
-        ).values_list("match_id", flat=True)
-    )
-    for match_id in unrecorded:
-        match_finished.delay(match_id)
+        )
+        .order_by("table__tournament_id", "table__round_number", "table__position")
+        .values_list("table__tournament_id", "match_id")
+    ):
+        unrecorded[tournament_id].append(match_id)
+    for match_ids in unrecorded.values():
+        for start in range(0, len(match_ids), START_BATCH):
+            match_finished.delay(*match_ids[start : start + START_BATCH])
     stalled = services.tournaments_with_ready_tables()
     for tournament_id in stalled:
         start_tables.delay(tournament_id)
-    return len(overdue) + len(unrecorded) + len(stalled)
+    return len(overdue) + sum(map(len, unrecorded.values())) + len(stalled)
