@@ -207,6 +207,8 @@ if CELERY_BROKER_URL.startswith(("redis", "rediss")):
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         "visibility_timeout": env_int("CELERY_VISIBILITY_TIMEOUT", 2 * CELERY_TASK_TIME_LIMIT)
     }
+# The queue tasks go to and workers consume (a test run's workers get one of their own).
+CELERY_TASK_DEFAULT_QUEUE = env_str("CELERY_TASK_DEFAULT_QUEUE", "celery")
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BROKER_CONNECTION_TIMEOUT = 5
 CELERY_TIMEZONE = TIME_ZONE
