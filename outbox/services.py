@@ -143,7 +143,10 @@ def relay(*, now: datetime | None = None) -> int:
             job.available_at = now + _backoff(job.attempts)
         bulk_update(due, ["attempts", "available_at"])
     if due:
-        logger.info("outbox: publishing %d due job(s) again", len(due))
+        logger.info(
+            "outbox: publishing again %s",
+            ", ".join(f"job {job.pk} ({job.task}, attempt {job.attempts})" for job in due),
+        )
         _publish(due)
     return len(due)
 
