@@ -11,11 +11,13 @@ from django.db import close_old_connections
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
-app = Celery("knock")
+# Every task settles its outbox row (outbox.worker.JobTask); every worker relays due jobs.
+app = Celery("knock", task_cls="outbox.worker:JobTask")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
 # Every worker records a heartbeat that /healthz reads (config/ops/heartbeats.py).
 app.steps["worker"].add("config.ops.heartbeats:WorkerHeartbeat")
+app.steps["consumer"].add("outbox.worker:Relay")
 
 
 @task_prerun.connect

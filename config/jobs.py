@@ -1,32 +1,45 @@
 """How services announce work for a worker, without importing the tasks that do it.
 
 Tasks import services; services only name the task they want run, so the dependency runs
-one way. The announcement is published when the caller's transaction commits, so a worker
-never looks for rows that are not there yet, and a rolled-back change announces nothing.
+one way. A job is a row of the transactional outbox (`outbox.services`), written in the
+caller's transaction and published when it commits: a worker never looks for rows that
+are not there yet, a rolled-back change announces nothing, and a committed one runs even
+if the broker, or the worker given its message, fails on the way.
 """
 
+from collections.abc import Iterable, Sequence
 from functools import cache
 
 from django.db import transaction
 
 from config.celery import app
+from outbox.services import write_jobs
 
 
 def enqueue(task_name: str, *args, countdown: float | None = None) -> None:
-    """Run the registered task `task_name` with `args` once the current transaction commits.
+    """Run the registered task `task_name` with `args` once the current transaction commits
+    (after `countdown` seconds, if given), and until a run of it completes."""
+    enqueue_many(task_name, [args], countdown=countdown)
 
-    The task is looked up by name at publish time (eager runs, as in the demo loader and
-    the simulations, behave like a real worker).
+
+def enqueue_many(
+    task_name: str, arg_lists: Iterable[Sequence], *, countdown: float | None = None
+) -> None:
+    """One job of `task_name` per argument list, written together.
+
+    In eager mode (the demo loader, the simulations, the `eager_tasks` tests) no row is
+    written: the task runs in process when the transaction commits, as a worker would.
     """
-    transaction.on_commit(lambda: _publish(task_name, args, countdown))
-
-
-def _publish(task_name: str, args: tuple, countdown: float | None) -> None:
-    task = _registered_tasks()[task_name]
-    if countdown is None:
-        task.delay(*args)
-    else:
-        task.apply_async(args, countdown=countdown)
+    task = _registered_tasks()[task_name]  # an unknown name fails the caller, not a worker
+    arg_lists = [tuple(args) for args in arg_lists]
+    if not app.conf.task_always_eager:
+        write_jobs(task, arg_lists, countdown=countdown)
+        return
+    for args in arg_lists:
+        if countdown is None:
+            transaction.on_commit(lambda args=args: task.delay(*args))
+        else:
+            transaction.on_commit(lambda args=args: task.apply_async(args, countdown=countdown))
 
 
 @cache

@@ -61,6 +61,7 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "axes",
     "csp",
+    "outbox",
     "gameplay",
     "tournaments",
     "leagues",
@@ -286,6 +287,16 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_SOFT_TIME_LIMIT = env_int("CELERY_TASK_SOFT_TIME_LIMIT", 120)
 CELERY_TASK_TIME_LIMIT = env_int("CELERY_TASK_TIME_LIMIT", 150)
+if CELERY_BROKER_URL.startswith(("redis", "rediss")):
+    # Redis hands a message a worker took and never acknowledged (the worker died) to
+    # another after this; kombu's default is an hour. It outlasts the longest a live
+    # worker holds one (the hard time limit, a retry's countdown), so a running task is
+    # never handed out twice. Outbox jobs do not wait for it: the relay republishes them.
+    CELERY_BROKER_TRANSPORT_OPTIONS = {
+        "visibility_timeout": env_int("CELERY_VISIBILITY_TIMEOUT", 2 * CELERY_TASK_TIME_LIMIT)
+    }
+# The queue tasks go to and workers consume (a test run's workers get one of their own).
+CELERY_TASK_DEFAULT_QUEUE = env_str("CELERY_TASK_DEFAULT_QUEUE", "celery")
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BROKER_CONNECTION_TIMEOUT = 5
 CELERY_TIMEZONE = TIME_ZONE

@@ -3,20 +3,12 @@
 from datetime import timedelta
 
 from celery import shared_task
-from django.db import OperationalError
+from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
 from gameplay import services
-from gameplay.models import Match, Room
-
-# Lock waits and dropped connections are worth a retry; domain errors are not.
-RETRY = {
-    "acks_late": True,
-    "autoretry_for": (OperationalError,),
-    "retry_backoff": 1,
-    "retry_backoff_max": 30,
-    "max_retries": 8,
-}
+from gameplay.models import Match, Room, Seat
+from outbox.worker import RETRY
 
 
 @shared_task(**RETRY)
@@ -50,15 +42,24 @@ def pair_queued_players() -> int:
 
 @shared_task
 def sweep_turn_deadlines() -> int:
-    """Catch work whose task was lost (a worker died): the state to act on is in the rows."""
+    """Beat: time out late humans, and redo work a job did not get done (the outbox runs
+    every job; this is the backstop). Overdue bot turns go out as one batch, as they were
+    played: one task per match would split a tournament's batches from then on."""
     now = timezone.now()
-    overdue = list(
-        Match.objects.filter(status=Match.Status.ACTIVE, turn_deadline__lt=now).values_list(
-            "pk", "seq"
-        )
+    bot_to_move = Seat.objects.filter(
+        match=OuterRef("pk"), index=OuterRef("to_move"), player__is_bot=True
     )
-    for match_id, seq in overdue:
-        turn_timeout.delay(match_id, seq)
+    overdue = list(
+        Match.objects.filter(status=Match.Status.ACTIVE, turn_deadline__lt=now)
+        .annotate(bot=Exists(bot_to_move))
+        .values_list("pk", "seq", "bot")
+    )
+    bots = [match_id for match_id, _, bot in overdue if bot]
+    if bots:
+        play_bots.delay(*bots)
+    for match_id, seq, bot in overdue:
+        if not bot:
+            turn_timeout.delay(match_id, seq)
     unfinalized = list(
         Match.objects.filter(
             status=Match.Status.FINISHED,

@@ -478,7 +478,14 @@ def round_rank(*, round_id: int) -> bool:
     the row and ranks, the other sees zero rows and returns False, so ``previous_rank``
     (the movement arrows) is never overwritten by a second run.
     """
+    season_id = Round.objects.filter(pk=round_id).values_list("season_id", flat=True).first()
+    if season_id is None:
+        return False
     with transaction.atomic():
+        # The season row orders the last rounds of its divisions: ranked at the same
+        # moment, the second waits for the first's commit, then sees every round ranked
+        # and queues the closing; without it each saw the other unranked, and neither did.
+        Season.objects.select_for_update().only("pk").get(pk=season_id)
         claimed = Round.objects.filter(
             pk=round_id, completed_at__isnull=False, ranked_at__isnull=True
         ).update(ranked_at=timezone.now())
@@ -486,7 +493,6 @@ def round_rank(*, round_id: int) -> bool:
             return False
         rnd = Round.objects.select_related("season__league").get(pk=round_id)
         _rank(rnd.season, [rnd.division_id])
-        season_id = rnd.season_id
         if not Round.objects.filter(season_id=season_id, ranked_at__isnull=True).exists():
             enqueue("leagues.tasks.close_season", season_id)
     return True

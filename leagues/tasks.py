@@ -1,8 +1,9 @@
 """Celery tasks: thin, take ids, call a service, safe to run twice.
 
-Results arrive through gameplay's `match_finished`; rounds open and deadlines are enforced
-by beat (`open_due_rounds`, `sweep_leagues`), whose sweep also redoes any step whose task
-was lost, reading the state to act on from the rows. ``now`` lets `simulate_league` run a
+Results arrive through gameplay's `match_finished`, each fixture's recording an outbox job
+committed with the result; rounds open and deadlines are enforced by beat
+(`open_due_rounds`, `sweep_leagues`), whose sweep is also the backstop that redoes any step
+left undone, reading the state to act on from the rows. ``now`` lets `simulate_league` run a
 season's calendar faster than the clock through these same tasks.
 """
 
@@ -12,9 +13,11 @@ from celery import shared_task
 from django.db.models import Q
 from django.utils import timezone
 
+from config.jobs import enqueue_many
 from gameplay.models import Match
 from leagues import services
 from leagues.models import Fixture, Round, Season
+from outbox.worker import RETRY
 
 
 def _now(now: str | None) -> datetime:
@@ -22,35 +25,34 @@ def _now(now: str | None) -> datetime:
 
 
 def on_match_finished(sender, match_ids: list[int], **kwargs) -> None:
-    """Receiver of gameplay's announcement: league fixtures get their result recorded."""
-    for match_id in Fixture.objects.filter(match_id__in=match_ids).values_list(
-        "match_id", flat=True
-    ):
-        record_fixture.delay(match_id)
+    """Receiver of gameplay's announcement, inside the finalizing transaction: each league
+    fixture's recording is a job committed with its result."""
+    fixtures = Fixture.objects.filter(match_id__in=match_ids).values_list("match_id", flat=True)
+    enqueue_many("leagues.tasks.record_fixture", [(match_id,) for match_id in fixtures])
 
 
-@shared_task(acks_late=True)
+@shared_task(**RETRY)
 def record_fixture(match_id: int) -> bool:
     return services.fixture_record(match_id=match_id)
 
 
-@shared_task(acks_late=True)
+@shared_task(**RETRY)
 def rank_round(round_id: int) -> bool:
     return services.round_rank(round_id=round_id)
 
 
-@shared_task(acks_late=True)
+@shared_task(**RETRY)
 def close_season(season_id: int) -> int:
     """Close a season whose rounds are all ranked; returns the next season's id."""
     return services.season_close(season_id=season_id).pk
 
 
-@shared_task(acks_late=True)
+@shared_task(**RETRY)
 def open_round(round_id: int) -> int:
     return services.round_open(round_id=round_id)
 
 
-@shared_task(acks_late=True)
+@shared_task(**RETRY)
 def no_show(fixture_id: int) -> bool:
     return services.fixture_no_show(fixture_id=fixture_id)
 

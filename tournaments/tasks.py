@@ -1,11 +1,14 @@
 """Celery tasks: thin, take ids, call a service, safe to run twice."""
 
+from collections import defaultdict
 from datetime import timedelta
 
 from celery import shared_task
 from django.utils import timezone
 
+from config.jobs import enqueue
 from gameplay.models import Match
+from outbox.worker import RETRY
 from tournaments import services
 from tournaments.models import Table, TableMatch, Tournament
 
@@ -19,31 +22,36 @@ START_BATCH = 128
 
 
 def enqueue_match_finished(sender, match_ids: list[int], **kwargs) -> None:
-    """Receiver of gameplay's `match_finished` (sent after commit): hand the ids to a worker."""
+    """Receiver of gameplay's `match_finished`, inside the finalizing transaction: the
+    batch's tournament matches become one job, committed with their results."""
     ours = list(
         TableMatch.objects.filter(match_id__in=match_ids).values_list("match_id", flat=True)
     )
     if ours:
-        match_finished.delay(*ours)
+        enqueue("tournaments.tasks.match_finished", *ours)
 
 
-@shared_task(acks_late=True)
+@shared_task(**RETRY)
 def match_finished(*match_ids: int) -> int:
     """Record finished matches at their tables; returns how many this delivery recorded."""
     return len(services.table_matches_finished(match_ids=list(match_ids)))
 
 
-@shared_task(acks_late=True)
+@shared_task(**RETRY)
 def start_tables(tournament_id: int) -> int:
-    """Start a batch of ready tables, then re-enqueue while more remain (long draws)."""
+    """Start a batch of ready tables, then re-enqueue while more remain (long draws).
+
+    Killed between the two, the job runs again (its row stays until it returns) and
+    starts the next batch itself.
+    """
     ids = services.waiting_tables(tournament_id=tournament_id, limit=START_BATCH)
     services.table_start_many(table_ids=ids)
     if len(ids) == START_BATCH:
-        start_tables.delay(tournament_id)
+        enqueue("tournaments.tasks.start_tables", tournament_id)
     return len(ids)
 
 
-@shared_task(acks_late=True)
+@shared_task(**RETRY)
 def table_deadline(table_id: int) -> str:
     return services.table_deadline(table_id=table_id)
 
@@ -56,7 +64,10 @@ def run_schedule() -> dict:
 
 @shared_task
 def enforce_deadlines() -> int:
-    """Beat: walk over tables past their deadline, and catch work whose task was lost."""
+    """Beat: walk over tables past their deadline, and redo work a job did not get done
+    (the outbox runs every job; this is the backstop). Unrecorded results go out in
+    batches of a tournament's tables, in bracket order, as they were played: one task per
+    match would split the tournament's batches, and so slow it, from then on."""
     now = timezone.now()
     overdue = list(
         Table.objects.filter(
@@ -67,16 +78,21 @@ def enforce_deadlines() -> int:
     )
     for table_id in overdue:
         table_deadline.delay(table_id)
-    unrecorded = list(
+    unrecorded = defaultdict(list)
+    for tournament_id, match_id in (
         TableMatch.objects.filter(
             recorded=False,
             match__status=Match.Status.FINISHED,  # a disputed one waits for the organiser
             match__finalized_at__lt=now - timedelta(minutes=1),
-        ).values_list("match_id", flat=True)
-    )
-    for match_id in unrecorded:
-        match_finished.delay(match_id)
+        )
+        .order_by("table__tournament_id", "table__round_number", "table__position")
+        .values_list("table__tournament_id", "match_id")
+    ):
+        unrecorded[tournament_id].append(match_id)
+    for match_ids in unrecorded.values():
+        for start in range(0, len(match_ids), START_BATCH):
+            match_finished.delay(*match_ids[start : start + START_BATCH])
     stalled = services.tournaments_with_ready_tables()
     for tournament_id in stalled:
         start_tables.delay(tournament_id)
-    return len(overdue) + len(unrecorded) + len(stalled)
+    return len(overdue) + sum(map(len, unrecorded.values())) + len(stalled)

@@ -1,5 +1,6 @@
 """Finalizing finished matches: verify by replay, then ratings, counters, XP, winnings and
-unlocks, exactly once; then announce `match_finished` for tournaments and leagues."""
+unlocks, exactly once, and announce `match_finished` for tournaments and leagues in the
+same transaction."""
 
 import logging
 from collections import defaultdict
@@ -91,12 +92,14 @@ def match_finalize_many(*, match_ids: Iterable[int]) -> set[int]:
             seats_of[seat.match_id].append(seat)
         ratings_update(matches=verified, seats_of=seats_of)
         _award(verified, seats_of)
+        finalized = [match.pk for match in verified]
+        if finalized:
+            # Inside the transaction: the receivers' jobs commit with the results, so a
+            # failure after the commit cannot leave finalized matches unannounced.
+            match_finished.send(sender=Match, match_ids=finalized)
     for match in disputed:
         logger.error("match %s disputed: %s", match.pk, match.dispute_reason)
         mail_admins(f"Knock: match {match.pk} disputed", match.dispute_reason, fail_silently=True)
-    finalized = [match.pk for match in verified]
-    if finalized:
-        match_finished.send(sender=Match, match_ids=finalized)
     return set(finalized)
 
 

@@ -1,6 +1,7 @@
 """Playing a match: creating it, applying moves, bots' turns, turn deadlines, timeouts
 and forfeits. A match that ends here is handed to finalize by task name."""
 
+from collections import defaultdict
 from collections.abc import Iterable
 from datetime import timedelta
 from typing import NamedTuple
@@ -11,14 +12,15 @@ from django.utils import timezone
 
 from config.db import bulk_update
 from config.errors import Conflict, DomainError, NotAllowed, NotFound
-from config.jobs import enqueue
+from config.jobs import enqueue, enqueue_many
 from engine import IllegalAction, variants
 from gameplay import games
 from gameplay.models import Match, Player, Room, Seat
 from gameplay.services.common import IllegalMove
 from gameplay.services.progression import coins_book
 
-# A bot's turn not played by then was lost with its task; the sweep plays it.
+# A bot's turn not played by then is late (its job keeps failing, or waits behind a long
+# queue); the sweep, a backstop to the outbox, plays it.
 BOT_TURN_GRACE = timedelta(seconds=30)
 # Variants whose totals are penalty points: the lowest total ranks first.
 LOWER_SCORE_WINS = {"indian"}
@@ -193,8 +195,8 @@ def _placed_seats(match: Match, result: dict) -> list[Seat]:
 
 
 def _with_deadline(match: Match, player: Player | None) -> Match:
-    """Every turn gets a deadline in its row, so the sweep task redoes the work of a task
-    that was lost (a worker killed mid-task, a broker restart)."""
+    """Every turn gets a deadline in its row: a human's timeout, and for a bot the point
+    where the sweep task plays the turn if its job has not."""
     if player is None:
         match.turn_deadline = None
     elif player.is_bot:
@@ -205,15 +207,17 @@ def _with_deadline(match: Match, player: Player | None) -> Match:
 
 
 def _enqueue_turns(turns: list[tuple[Match, Player | None]]) -> None:
-    """After commit: bot turns go to a worker in one task, each human turn gets a timeout."""
+    """Bot turns go to a worker as one job, each human turn gets a timeout job, due when
+    its time is up; all of them written in a query or two."""
     bot_turns = [match.pk for match, player in turns if player is not None and player.is_bot]
     if bot_turns:
         enqueue("gameplay.tasks.play_bots", *bot_turns)
+    timeouts = defaultdict(list)
     for match, player in turns:
         if player is not None and not player.is_bot:
-            enqueue(
-                "gameplay.tasks.turn_timeout", match.pk, match.seq, countdown=match.turn_seconds
-            )
+            timeouts[match.turn_seconds].append((match.pk, match.seq))
+    for seconds, args in timeouts.items():
+        enqueue_many("gameplay.tasks.turn_timeout", args, countdown=seconds)
 
 
 def _finalize_later(match_ids: list[int]) -> None:

@@ -163,3 +163,15 @@ def test_rate_limits_read_from_the_environment(monkeypatch):
     monkeypatch.setenv("KNOCK_RATES", "login=lots")
     with pytest.raises(ImproperlyConfigured, match="KNOCK_RATES"):
         env_rates("KNOCK_RATES")
+def test_redis_hands_back_a_dead_workers_messages_after_minutes_not_an_hour():
+    result = manage(
+        "shell",
+        "-c",
+        "from django.conf import settings; "
+        "print(settings.CELERY_BROKER_TRANSPORT_OPTIONS['visibility_timeout'], "
+        "settings.CELERY_TASK_TIME_LIMIT)",
+        CELERY_BROKER_URL="redis://127.0.0.1:6379/0",
+    )
+    assert result.returncode == 0, result.stderr
+    visibility, hard_limit = map(int, result.stdout.splitlines()[-1].split())
+    assert hard_limit < visibility <= 600

@@ -80,6 +80,25 @@ def test_sweep_finds_overdue_turns(eager_tasks):
     assert [move.get("auto") for move in match.log] == [True]
 
 
+def test_sweep_plays_overdue_bot_turns_as_one_batch(monkeypatch):
+    """One turn_timeout per match split a tournament's batch into single matches."""
+    matches = [
+        services.match_create(
+            variant="gin", options={}, players=services.bot_players(kind="greedy", count=2)
+        )
+        for _ in range(3)
+    ]
+    human = human_match()
+    for match in [*matches, human]:
+        expire(match)
+    played, timed_out = [], []
+    monkeypatch.setattr(tasks.play_bots, "delay", lambda *ids: played.append(ids))
+    monkeypatch.setattr(tasks.turn_timeout, "delay", lambda *args: timed_out.append(args))
+    assert tasks.sweep_turn_deadlines() == 4
+    assert [sorted(ids) for ids in played] == [sorted(m.pk for m in matches)]
+    assert timed_out == [(human.pk, 0)]
+
+
 def test_forfeit_by_timeouts_is_verified_and_rated(eager_tasks, django_capture_on_commit_callbacks):
     match = human_match(RoomFactory(max_timeouts=1))
     expire(match)

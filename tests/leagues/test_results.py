@@ -1,6 +1,7 @@
 """Results recorded once, no-shows, promotion and relegation at the ladder's ends, season close
 twice, and two results of one round finishing at once."""
 
+import contextlib
 import threading
 from datetime import timedelta
 
@@ -173,3 +174,37 @@ def test_two_workers_ranking_one_round_rank_it_once(monkeypatch, eager_tasks):
     assert connection.vendor == "postgresql"
     outcome = at_once(*(lambda: services.round_rank(round_id=rnd.pk) for _ in range(2)))
     assert sorted(outcome) == [False, True]
+
+
+@pytest.mark.postgres
+def test_two_divisions_ranking_their_last_rounds_at_once_close_the_season_once(
+    monkeypatch, eager_tasks
+):
+    monkeypatch.setattr(tasks.rank_round, "delay", lambda round_id: None)
+    league = make_league(divisions=[("Gold", 2, 0, 1), ("Silver", 2, 1, 0)])
+    season = start(league, gameplay.bot_players(kind="greedy", count=4))
+    tasks.open_due_rounds.delay()  # both divisions play their only round; ranking waits
+    rounds = list(Round.objects.filter(season=season))
+    assert len(rounds) == 2
+    assert all(r.completed_at is not None and r.ranked_at is None for r in rounds)
+    closings = []
+    monkeypatch.setattr(tasks.close_season, "delay", closings.append)
+    checked = threading.Barrier(2, timeout=1.0)
+
+    def hold_after_the_check(execute, sql, params, many, context):
+        result = execute(sql, params, many, context)
+        if sql.startswith("SELECT") and '"ranked_at" IS NULL' in sql:
+            # Keep this transaction open until the other has looked too. Unordered, both
+            # look before either commits; ordered, the other cannot look before this
+            # commits, and the wait times out.
+            with contextlib.suppress(threading.BrokenBarrierError):
+                checked.wait()
+        return result
+
+    def rank(round_id):
+        with connection.execute_wrapper(hold_after_the_check):
+            return services.round_rank(round_id=round_id)
+
+    outcome = at_once(*(lambda r=r: rank(r.pk) for r in rounds))
+    assert outcome == [True, True]
+    assert closings == [season.pk]

@@ -37,7 +37,8 @@ def waiting_tables(*, tournament_id: int, limit: int) -> list[int]:
 
 
 def tournaments_with_ready_tables() -> list[int]:
-    return list(_ready_tables().values_list("tournament_id", flat=True).distinct())
+    # order_by(): the tables' default ordering would join DISTINCT, one row per table.
+    return list(_ready_tables().order_by().values_list("tournament_id", flat=True).distinct())
 
 
 def tournaments_due(*, now: datetime | None = None) -> dict:

@@ -1,0 +1,111 @@
+"""The worker side of the outbox: the task base that settles a job's row, and the relay step.
+
+config/celery.py names both: `JobTask` as the app's task class, `Relay` as a consumer
+bootstep. Celery loads the task class with the app, before Django's apps are ready, so the
+services (and their models) are imported when first needed.
+"""
+
+import logging
+from datetime import datetime
+
+from celery import Task, bootsteps
+from celery.exceptions import Retry
+from django.db import DatabaseError, OperationalError, close_old_connections
+from django.utils import timezone
+
+from config.errors import DomainError
+
+logger = logging.getLogger(__name__)
+
+RELAY_SECONDS = 1.0
+# The retry policy of the tasks that jobs run. Lock waits and dropped connections are
+# worth a quick retry; domain errors are not. After the last retry the job's row still
+# stands, due again after its backoff.
+RETRY = {
+    "acks_late": True,
+    "autoretry_for": (OperationalError,),
+    "retry_backoff": 1,
+    "retry_backoff_max": 30,
+    "max_retries": 8,
+}
+
+
+class JobTask(Task):
+    """Every task's base: a delivery of an outbox job runs only while its row is pending
+    and no other delivery runs it, then deletes the row, or keeps it for a retry."""
+
+    def __call__(self, *args, **kwargs):
+        from outbox import services
+
+        job_id = self.request.get(services.JOB_HEADER)
+        if job_id is None:  # called directly, eagerly, by beat or by a test
+            return super().__call__(*args, **kwargs)
+        if not services.job_start(job_id=job_id):
+            logger.info("%s: job %s is done or running elsewhere", self.name, job_id)
+            return None
+        try:
+            result = super().__call__(*args, **kwargs)
+        except Retry as exc:
+            _settle(services.job_release, job_id, retry_in=_seconds(exc.when))
+            raise
+        except DomainError:
+            _settle(services.job_done, job_id)
+            raise
+        except Exception:
+            _settle(services.job_release, job_id, retry_in=None)
+            raise
+        _settle(services.job_done, job_id)
+        return result
+
+
+def _seconds(when: float | datetime | None) -> float:
+    if isinstance(when, datetime):
+        return max((when - timezone.now()).total_seconds(), 0.0)
+    return when or 0.0
+
+
+def _settle(step, job_id: int, **kwargs) -> None:
+    """Book the run's outcome. The database can refuse (the run's own error may have
+    broken the connection): then the session, and its lock, are gone, the row has been
+    due since the run began, and the relay publishes it again, so the task's own outcome
+    is what gets reported."""
+    try:
+        step(job_id=job_id, **kwargs)
+    except DatabaseError as exc:
+        logger.warning(
+            "outbox job %s not settled (%s); the relay will publish it again", job_id, exc
+        )
+
+
+class Relay(bootsteps.StartStopStep):
+    """Publish due outbox jobs about once a second from every worker; beat is not needed.
+
+    It runs on the consumer's timer (the event loop, in the worker's main process), so it
+    stops while the broker connection is down and starts again with it.
+    """
+
+    requires = {"celery.worker.consumer.tasks:Tasks"}
+
+    def __init__(self, parent, **kwargs):
+        super().__init__(parent, **kwargs)
+        self.entry = None
+
+    def start(self, parent):
+        self.entry = parent.timer.call_repeatedly(RELAY_SECONDS, _relay)
+
+    def stop(self, parent):
+        if self.entry is not None:
+            self.entry.cancel()
+            self.entry = None
+
+    shutdown = stop
+
+
+def _relay() -> None:
+    from outbox import services
+
+    close_old_connections()
+    try:
+        services.relay()
+    except DatabaseError as exc:
+        logger.warning("outbox relay: the database refused (%s); trying again", exc)
