@@ -20,7 +20,7 @@ from django.apps import apps
 from django.conf import settings
 
 ROOT = Path(settings.BASE_DIR)
-DOCS = ["docs/architecture.md", "README.md"]
+DOCS = ["docs/architecture.md", "docs/operations.md", "README.md"]
 EXTENSIONS = {"py", "md", "toml", "yml", "yaml", "html", "txt", "json", "cfg", "ini", "sh"}
 
 FENCE = re.compile(r"^```.*?^```", re.M | re.S)
