@@ -132,23 +132,25 @@ class Supervisor:
         )
 
     def _stop_all(self) -> None:
-        running = [p.process for p in self.programs if p.process is not None]
-        for process in running:
-            if process.poll() is None:
-                process.send_signal(signal.SIGTERM)
-        deadline = monotonic() + self.stop_timeout
-        while self._signals < 2 and monotonic() < deadline:
-            if all(process.poll() is not None for process in running):
-                break
+        started = monotonic()
+        stopping = [p for p in self.programs if p.process is not None]
+        for program in stopping:
+            if program.process.poll() is None:
+                program.process.send_signal(signal.SIGTERM)
+        deadline = started + self.stop_timeout
+        while stopping and self._signals < 2 and monotonic() < deadline:
+            for program in [p for p in stopping if p.process.poll() is not None]:
+                logger.info("serve: %s stopped in %.1f s", program.name, monotonic() - started)
+                stopping.remove(program)
             self._wake.clear()
             self._wake.wait(0.1)
-        for program in self.programs:
-            if program.process is None:
-                continue
+        for program in stopping:
             if program.process.poll() is None:
                 logger.warning("serve: %s did not stop in time; killing it", program.name)
-            _kill_group(program.process.pid)
-            program.process.wait()
+        for program in self.programs:
+            if program.process is not None:
+                _kill_group(program.process.pid)  # what is left of each group, too
+                program.process.wait()
         logger.info("serve: stopped")
 
 
