@@ -48,15 +48,34 @@ def match_for(match_id: int, player: Player) -> Match | None:
     )
 
 
-def match_view(match: Match, player: Player) -> dict:
-    """The caller's view of a match: only what their seat may see until it ends."""
+def match_watchable(match_id: int, player: Player | None) -> Match | None:
+    """The match if `player` sits at it, or if its room lets anyone watch; else None."""
+    match = (
+        Match.objects.filter(pk=match_id)
+        .select_related("room")
+        .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("player")))
+        .first()
+    )
+    if match is None:
+        return None
+    seated = player is not None and any(s.player_id == player.pk for s in match.seats.all())
+    if seated or (match.room is not None and match.room.spectators_allowed):
+        return match
+    return None
+
+
+def match_view(match: Match, player: Player | None) -> dict:
+    """The caller's view of a match: only what their seat may see until it ends.
+
+    A spectator (`player` None, or not seated) gets the public view: no hand at all.
+    """
     seats = sorted(match.seats.all(), key=lambda s: s.index)
-    mine = next(seat.index for seat in seats if seat.player_id == player.pk)
+    mine = next((s.index for s in seats if player is not None and s.player_id == player.pk), None)
     game = games.load(match)
     table = game.view(mine)
     hand = table.pop("hand")
     finished = match.status != Match.Status.ACTIVE
-    your_turn = not finished and match.to_move == mine
+    your_turn = not finished and mine is not None and match.to_move == mine
     view = {
         "id": match.pk,
         "variant": match.variant,
