@@ -138,6 +138,8 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATIC_ROOT = VAR_DIR / "static"
+# The table's JavaScript, styles and card art (no build step; whitenoise serves them).
+STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT.mkdir(exist_ok=True)
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},

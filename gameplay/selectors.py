@@ -53,7 +53,12 @@ def match_watchable(match_id: int, player: Player | None) -> Match | None:
     match = (
         Match.objects.filter(pk=match_id)
         .select_related("room")
-        .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("player")))
+        .prefetch_related(
+            Prefetch(
+                "seats",
+                queryset=Seat.objects.select_related("player", "player__displayed_title"),
+            )
+        )
         .first()
     )
     if match is None:

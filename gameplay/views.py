@@ -3,8 +3,10 @@
 from django.contrib.auth.decorators import login_required
 from django.http import Http404
 from django.shortcuts import redirect, render
+from django.urls import reverse
 
 from gameplay import profile, selectors, services
+from gameplay.models import Rating
 
 CHART_WIDTH = 240
 CHART_HEIGHT = 60
@@ -26,6 +28,51 @@ def lobby(request):
             "player": player,
             "level": player.level if player else 1,
             "rooms": selectors.rooms_for(player),
+        },
+    )
+
+
+@login_required
+def match_table(request, match_id: int):
+    """The live table: the seat's view and the players' public profiles, as JSON data for
+    static/table/table.js (no inline script: json_script is data, not code)."""
+    player = selectors.player_of_user(request.user)
+    match = selectors.match_watchable(match_id, player)
+    if match is None:
+        raise Http404("No such match.")
+    seats = sorted(match.seats.all(), key=lambda seat: seat.index)
+    ratings = dict(
+        Rating.objects.filter(
+            player_id__in=[seat.player_id for seat in seats], variant=match.variant
+        ).values_list("player_id", "ordinal")
+    )
+    profiles = [
+        {
+            "seat": seat.index,
+            "name": seat.player.display_name,
+            "title": seat.player.displayed_title.name if seat.player.displayed_title else "",
+            "level": seat.player.level,
+            "rating": round(ratings[seat.player_id], 1) if seat.player_id in ratings else None,
+            "bot": seat.player.is_bot,
+            "profile": reverse("player-profile", args=[seat.player_id]),
+        }
+        for seat in seats
+    ]
+    return render(
+        request,
+        "gameplay/table.html",
+        {
+            "match": match,
+            "table_data": {
+                "match": match.pk,
+                "view": selectors.match_view(match, player),
+                "players": profiles,
+                "room": match.room.name if match.room else "",
+                "socket": f"/ws/matches/{match.pk}/",
+                "api": reverse("api-match", args=[match.pk]),
+                "actions": reverse("api-match-actions", args=[match.pk]),
+                "lobby": reverse("lobby"),
+            },
         },
     )
 

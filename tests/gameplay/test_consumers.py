@@ -3,9 +3,9 @@ whole ASGI application: session authentication, origin check, who may connect, t
 versions on every frame, and that no frame ever holds another seat's cards."""
 
 import asyncio
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
-from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
@@ -19,6 +19,13 @@ from tests.factories import BotPlayerFactory, PlayerFactory, RoomFactory
 
 pytestmark = pytest.mark.django_db(transaction=True)
 ORIGIN = (b"origin", b"http://testserver")
+
+
+def run_async(body) -> None:
+    """Run a test's async body on an event loop in a thread of its own: once a browser test
+    ran, Playwright's sync API keeps a loop in the main thread for the whole session."""
+    with ThreadPoolExecutor(1) as pool:
+        pool.submit(asyncio.run, body()).result(timeout=60)
 
 
 def sessions(*players) -> dict[int, tuple[bytes, bytes]]:
@@ -85,7 +92,7 @@ def test_anonymous_and_strangers_get_no_socket():
         connected, _ = await comm.connect()
         assert not connected
 
-    async_to_sync(run)()
+    run_async(run)
 
 
 def test_a_seat_gets_its_own_view_and_acts_over_the_socket():
@@ -130,7 +137,7 @@ def test_a_seat_gets_its_own_view_and_acts_over_the_socket():
         await mine.disconnect()
         await theirs.disconnect()
 
-    async_to_sync(run)()
+    run_async(run)
 
 
 def test_moves_made_elsewhere_are_pushed_once_each_version():
@@ -164,7 +171,7 @@ def test_moves_made_elsewhere_are_pushed_once_each_version():
         assert await comm.receive_nothing(timeout=max(live_poll() * 2, 0.5))
         await comm.disconnect()
 
-    async_to_sync(run)()
+    run_async(run)
 
 
 def live_poll() -> float:
@@ -193,7 +200,7 @@ def test_a_reconnecting_client_gets_the_current_version_at_once():
         assert again["seq"] == match.seq
         await comm.disconnect()
 
-    async_to_sync(run)()
+    run_async(run)
 
 
 def test_spectators_only_where_the_room_allows_and_never_see_a_hand():
@@ -218,7 +225,7 @@ def test_spectators_only_where_the_room_allows_and_never_see_a_hand():
             assert not cards_in(sent) & hands
         await comm.disconnect()
 
-    async_to_sync(run)()
+    run_async(run)
 
 
 def cards_in(frame: dict) -> set[str]:
@@ -274,7 +281,7 @@ def test_no_frame_ever_holds_the_other_seats_hand():
         for comm in comms.values():
             await comm.disconnect()
 
-    async_to_sync(run)()
+    run_async(run)
 
 
 def test_announce_reaches_only_a_shared_layer(monkeypatch):
