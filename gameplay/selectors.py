@@ -13,6 +13,7 @@ from gameplay.models import (
     Player,
     PlayerMetric,
     PlayerTitle,
+    QueueEntry,
     Rating,
     RatingChange,
     Room,
@@ -46,6 +47,20 @@ def match_for(match_id: int, player: Player) -> Match | None:
         .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("player")))
         .first()
     )
+
+
+def active_match_of(player: Player) -> Match | None:
+    """The table the player is sitting at now (the newest, should there be several)."""
+    return (
+        Match.objects.filter(seats__player=player, status=Match.Status.ACTIVE)
+        .only("pk", "variant")
+        .order_by("-pk")
+        .first()
+    )
+
+
+def queue_entry_of(player: Player) -> QueueEntry | None:
+    return QueueEntry.objects.filter(player=player).select_related("room").first()
 
 
 def match_watchable(match_id: int, player: Player | None) -> Match | None:

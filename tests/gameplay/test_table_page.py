@@ -296,3 +296,38 @@ def test_a_stale_move_shows_a_clear_message_and_changes_nothing(open_page):
     )
     match.refresh_from_db()
     assert match.seq == played
+
+
+def test_the_lobby_seats_a_player_and_takes_them_back_to_their_table(open_page, celery_worker):
+    room = RoomFactory(name="Quick Gin")
+    ada = PlayerFactory()
+    page = open_page(ada)
+    page.goto("/rooms/")
+    row = page.locator(f"tr.room[data-room='{room.pk}']")
+    row.locator("text=Play vs a bot").click()
+    page.wait_for_url("**/matches/*/")
+    page.wait_for_selector("#conn[data-state='live']")
+    table_url = page.url
+    page.goto("/rooms/")
+    assert page.locator(".table-banner").is_visible()
+    page.locator(f"tr.room[data-room='{room.pk}']").locator("text=Play vs a person").click()
+    page.wait_for_url(table_url)
+    assert "already at a table" in page.inner_text(".notices")
+
+
+def test_two_people_queue_in_the_lobby_and_the_table_opens_by_itself(open_page, settings):
+    settings.KNOCK_MATCHMAKING = {**settings.KNOCK_MATCHMAKING, "base_window": 1e9}
+    room = RoomFactory(name="People only", bots_allowed=False)
+    ada, bob = PlayerFactory(), PlayerFactory()
+    first, second = open_page(ada), open_page(bob, width=375, height=812)
+    first.goto("/rooms/")
+    first.locator(f"tr.room[data-room='{room.pk}']").locator("text=Play vs a person").click()
+    first.wait_for_selector("#queue")
+    assert "Looking for an opponent in People only" in first.inner_text("#queue")
+    first.wait_for_function("document.getElementById('queue-timer').textContent !== '0:00'")
+    second.goto("/rooms/")
+    second.locator(f"tr.room[data-room='{room.pk}']").locator("text=Play vs a person").click()
+    second.wait_for_url("**/matches/*/")
+    first.wait_for_url(second.url, timeout=10000)
+    first.wait_for_selector("#conn[data-state='live']")
+    assert Match.objects.filter(seats__player=ada).filter(seats__player=bob).count() == 1
