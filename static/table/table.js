@@ -148,9 +148,11 @@
     return x.every((c, i) => c === y[i]);
   }
   function selectedCards() { return [...selected].sort((a, b) => a - b).map((i) => order[i]); }
-  // Variants whose moves take several cards (melds, declarations, lay-offs) select first.
+  // Variants whose moves take several cards (a table of melds, declarations, lay-offs)
+  // select cards first, then say what to do with them; the others act on a click.
   function selecting() {
-    return view.legal_actions.some((a) => Array.isArray(a.cards) || Array.isArray(a.groups) || a.type === "layoff");
+    return Array.isArray(view.table.melds) ||
+      view.legal_actions.some((a) => Array.isArray(a.cards) || Array.isArray(a.groups) || a.type === "layoff");
   }
 
   function onCard(position) {
@@ -323,7 +325,7 @@
       const detail = el("div", "seat-facts", facts.join(" · "));
       const score = el("div", "seat-score");
       score.append(el("strong", "", String(view.scores[seat.seat])), el("span", "", target ? ` / ${target}` : " pts"));
-      const cards = el("div", "seat-cards", `${seat.card_count} cards`);
+      const cards = el("div", "seat-cards", `${seat.card_count} card${seat.card_count === 1 ? "" : "s"}`);
       if (seat.seat !== view.seat) {
         const backs = el("span", "backs");
         backs.setAttribute("aria-hidden", "true");
@@ -433,12 +435,21 @@
     }
     const chosen = selectedCards();
     if (selecting()) {
+      const offer = (label, action, cls) => {
+        const b = button(label, () => { selected = new Set(); act(action); }, cls);
+        b.disabled = !action || pending !== null;
+        box.append(b);
+      };
       const meld = legal("meld").find((a) => sameCards(a.cards, chosen));
-      if (legal("meld").length) box.append(button("Meld the selected cards", () => { selected = new Set(); act(meld); }, meld ? "primary" : "")).disabled = !meld || pending !== null;
+      if (legal("meld").length) offer("Meld the selected cards", meld, meld ? "primary" : "");
       const discard = chosen.length === 1 && legal("discard").find((a) => a.card === chosen[0]);
-      if (legal("discard").length) box.append(button(chosen.length === 1 ? `Discard the ${cardName(chosen[0])}` : "Discard (select one card)", () => { selected = new Set(); act(discard); })).disabled = !discard || pending !== null;
+      if (legal("discard").length) {
+        offer(discard ? `Discard the ${cardName(chosen[0])}` : "Discard (select one card)", discard);
+      }
       const declare = chosen.length === 1 && legal("declare").find((a) => a.card === chosen[0]);
-      if (legal("declare").length) box.append(button(declare ? `Declare, discarding the ${cardName(chosen[0])}` : "Declare (select the card to discard)", () => { selected = new Set(); act(declare); }, "primary")).disabled = !declare || pending !== null;
+      if (legal("declare").length) {
+        offer(declare ? `Declare, discarding the ${cardName(chosen[0])}` : "Declare (select the card to discard)", declare, "primary");
+      }
     }
     view.legal_actions.forEach((a) => {
       if (handled.has(a.type)) return;

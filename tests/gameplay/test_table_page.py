@@ -65,6 +65,7 @@ def asgi_server(transactional_db):
 def open_page(browser, asgi_server):
     """Pages in fresh browser contexts, logged in as the given player."""
     contexts = []
+    errors = []
 
     def open_as(player, width: int = 1280, height: int = 900):
         context = browser.new_context(
@@ -73,6 +74,7 @@ def open_page(browser, asgi_server):
         contexts.append(context)
         page = context.new_page()
         page.frames_seen = []
+        page.on("pageerror", lambda error: errors.append(error))
         page.on(
             "websocket",
             lambda ws: ws.on("framereceived", lambda payload: page.frames_seen.append(payload)),
@@ -87,6 +89,7 @@ def open_page(browser, asgi_server):
     yield open_as
     for context in contexts:
         context.close()
+    assert not errors, f"the page's JavaScript failed: {errors}"
 
 
 def seq_of(page) -> int:
@@ -331,3 +334,45 @@ def test_two_people_queue_in_the_lobby_and_the_table_opens_by_itself(open_page, 
     first.wait_for_url(second.url, timeout=10000)
     first.wait_for_selector("#conn[data-state='live']")
     assert Match.objects.filter(seats__player=ada).filter(seats__player=bob).count() == 1
+
+
+def test_basic_with_three_bots_melding_and_laying_off_by_selecting_cards(open_page, celery_worker):
+    """A 4-seat Basic match: the person's moves are those a greedy bot would choose (the
+    seed gives a lay-off and a meld within four turns), each made by clicking."""
+    from gameplay import games
+
+    room = RoomFactory(variant="basic", seats=4, options={})
+    ada = PlayerFactory()
+    bots = [BotPlayerFactory() for _ in range(3)]
+    match = services.match_create(
+        variant="basic", options={}, players=[ada, *bots], room=room, seed="basic-0"
+    )
+    page = open_page(ada)
+    page.goto(f"/matches/{match.pk}/")
+    page.wait_for_selector("#conn[data-state='live']")
+    done = set()
+    while not {"meld", "layoff"} <= done:
+        page.wait_for_selector(TURN)
+        match.refresh_from_db()
+        action = variants.get("basic").bot_action(games.load(match), 0, bot="greedy")
+        before = seq_of(page)
+        kind = action["type"]
+        if kind == "draw":
+            page.click("#stock" if action["source"] == "stock" else "#discard .upcard")
+        elif kind == "meld":
+            for card in action["cards"]:
+                page.click(f"#hand .card[data-card='{card}']")
+            page.click("#actions >> text=Meld the selected cards")
+        elif kind == "layoff":
+            page.click(f"#hand .card[data-card='{action['card']}']")
+            page.locator("#melds .meld").nth(action["meld"]).locator("button.layoff").click()
+        else:
+            page.click(f"#hand .card[data-card='{action['card']}']")
+            page.click("#actions >> text=Discard the")
+        page.wait_for_function(
+            f"Number(document.getElementById('knock-table').dataset.seq) > {before}"
+        )
+        done.add(kind)
+        assert seq_of(page) < 200, "no meld and lay-off in the seed's first turns"
+    assert page.locator("#melds .meld").count() >= 1
+    page.screenshot(path=str(SHOTS / "table-basic-1280.png"), full_page=True)
