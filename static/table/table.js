@@ -41,10 +41,12 @@
   };
   const orderKey = `knock:order:${data.match}`;
   const shownKey = `knock:showdown:${data.match}`;
+  const groupsKey = `knock:groups:${data.match}`;
 
   let view = data.view;
   let seq = view.seq;
   let order = [];          // the player's hand order: card texts, duplicates allowed
+  let groups = [];         // the player's groups (card texts): the front of `order`, in order
   let selected = new Set(); // positions in `order`
   let mode = null;          // "knock" while choosing the card to knock with
   let pending = null;       // ref of the action in flight
@@ -107,6 +109,13 @@
     const saved = store.get(orderKey, []);
     const remaining = view.hand.slice();
     const next = [];
+    groups = store.get(groupsKey, []).filter((group) => {
+      const left = remaining.slice();
+      const whole = group.every((card) => { const at = left.indexOf(card); if (at < 0) return false; left.splice(at, 1); return true; });
+      if (whole) group.forEach((card) => remaining.splice(remaining.indexOf(card), 1));
+      return whole;
+    });
+    groups.forEach((group) => next.push(...group));
     for (const card of saved) {
       const at = remaining.indexOf(card);
       if (at >= 0) { next.push(card); remaining.splice(at, 1); }
@@ -115,6 +124,50 @@
     order = next.concat(remaining);
     if (changed || remaining.length) selected = new Set();
     store.set(orderKey, order);
+    store.set(groupsKey, groups);
+  }
+
+  // --- groups: sets and runs the player builds (Indian declarations, planning melds) ----
+
+  function groupSelected() {
+    const cards = selectedCards();
+    if (!cards.length) return;
+    // Groups sit at the front of the order: take the chosen cards out of wherever they
+    // were, and add them as the last group.
+    let position = 0;
+    const kept = groups.map((group) => group.filter(() => !selected.has(position++)));
+    const rest = order.filter((_, at) => at >= position && !selected.has(at));
+    groups = kept.filter((group) => group.length).concat([cards]);
+    order = groups.flat().concat(rest);
+    selected = new Set();
+    store.set(groupsKey, groups);
+    store.set(orderKey, order);
+    render();
+  }
+
+  function ungroup() {
+    groups = [];
+    store.set(groupsKey, groups);
+    render();
+  }
+
+  function groupKind(cards) {
+    const wildRank = view.table.wild_rank;
+    const wild = (c) => c === "JK" || (wildRank !== undefined && c[0] === wildRank);
+    const natural = cards.filter((c) => !wild(c));
+    const wilds = cards.length - natural.length;
+    if (cards.length < 3) return "too short";
+    if (!natural.length) return "set";
+    const suits = new Set(natural.map((c) => c[1]));
+    if (natural.every((c) => c[0] === natural[0][0]) && suits.size === natural.length && cards.length <= 4) return "set";
+    if (suits.size === 1) {
+      for (const aceHigh of [false, true]) {
+        const ranks = natural.map((c) => (c[0] === "A" && aceHigh ? 14 : RANK_ORDER.indexOf(c[0]) + 1)).sort((a, b) => a - b);
+        if (new Set(ranks).size !== ranks.length) continue;
+        if (ranks[ranks.length - 1] - ranks[0] + 1 - ranks.length <= wilds) return wilds ? "run" : "pure run";
+      }
+    }
+    return "not a set or run";
   }
 
   function sortBy(key) {
@@ -126,6 +179,8 @@
     };
     order.sort((a, b) => value(a) - value(b));
     selected = new Set();
+    groups = [];
+    store.set(groupsKey, groups);
     store.set(orderKey, order);
     renderHand();
   }
@@ -135,6 +190,8 @@
     const [card] = order.splice(from, 1);
     order.splice(to, 0, card);
     selected = new Set();
+    groups = [];
+    store.set(groupsKey, groups);
     store.set(orderKey, order);
     renderHand(to);
   }
@@ -446,9 +503,14 @@
       if (legal("discard").length) {
         offer(discard ? `Discard the ${cardName(chosen[0])}` : "Discard (select one card)", discard);
       }
-      const declare = chosen.length === 1 && legal("declare").find((a) => a.card === chosen[0]);
+      const offered = chosen.length === 1 && legal("declare").find((a) => a.card === chosen[0]);
+      // The player's own groups when they hold every other card; else the engine's.
+      const mine = offered && sameCards(groups.flat(), order.filter((_, at) => !selected.has(at)));
+      const declare = offered && (mine ? { type: "declare", card: offered.card, groups: groups } : offered);
       if (legal("declare").length) {
-        offer(declare ? `Declare, discarding the ${cardName(chosen[0])}` : "Declare (select the card to discard)", declare, "primary");
+        const label = !declare ? "Declare (select the card to discard)"
+          : `Declare ${mine ? "my groups" : "(the engine groups the cards)"}, discarding the ${cardName(chosen[0])}`;
+        offer(label, declare, "primary");
       }
     }
     view.legal_actions.forEach((a) => {
@@ -460,7 +522,7 @@
     if (mode === "knock") text = "Knock: choose the card to discard face down (every lit card keeps you within the knock limit).";
     else if (legal("pass").length) text = "Your turn: take the upcard, or pass.";
     else if (draws.length) text = "Your turn: draw from the stock or take the top of the discard pile.";
-    else if (selecting()) text = "Your turn: select cards to meld or lay off, then select one card to discard.";
+    else if (selecting()) text = legal("declare").length ? "Your turn: group your cards, select the one to discard, then declare or discard." : "Your turn: select cards to meld or lay off, then select one card to discard.";
     else text = knocks.length ? "Your turn: discard a card, or knock." : "Your turn: discard a card.";
     prompt.textContent = text;
   }
@@ -474,8 +536,13 @@
     const discards = new Set(legal("discard").map((a) => a.card));
     const knocks = new Set(legal("knock").map((a) => a.card));
     const picking = selecting();
+    const ends = new Set();
+    groups.reduce((at, group) => { ends.add(at + group.length - 1); return at + group.length; }, 0);
+    const grouped = groups.reduce((n, group) => n + group.length, 0);
     order.forEach((card, position) => {
       const li = el("li", "slot");
+      if (ends.has(position)) li.classList.add("group-end");
+      if (position < grouped) li.classList.add("grouped");
       li.draggable = true;
       li.dataset.position = position;
       const face = cardFace(card, "button");
@@ -503,6 +570,16 @@
       hand.append(li);
     });
     $("hand-note").textContent = view.hand.length ? `· ${view.hand.length} cards` : "";
+    $("group-tools").hidden = !picking;
+    $("group-selected").disabled = selected.size === 0;
+    $("ungroup").disabled = groups.length === 0;
+    const note = $("groups-note");
+    note.replaceChildren();
+    groups.forEach((group, index) => {
+      const kind = groupKind(group);
+      const item = el("li", kind === "not a set or run" || kind === "too short" ? "bad" : "good", `Group ${index + 1}: ${kind}`);
+      note.append(item);
+    });
     const again = focusAt !== undefined ? focusAt : focused;
     if (again !== null && again !== undefined && !Number.isNaN(again)) {
       const target = hand.querySelector(`button[data-position="${Math.min(again, order.length - 1)}"]`);
@@ -632,6 +709,8 @@
   setFourColour(store.get("knock:four-colour", false));
   $("sort-suit").addEventListener("click", () => sortBy("suit"));
   $("sort-rank").addEventListener("click", () => sortBy("rank"));
+  $("group-selected").addEventListener("click", groupSelected);
+  $("ungroup").addEventListener("click", ungroup);
   document.addEventListener("keydown", (event) => {
     if (event.key === "Escape" && mode) { mode = null; render(); }
   });

@@ -376,3 +376,38 @@ def test_basic_with_three_bots_melding_and_laying_off_by_selecting_cards(open_pa
         assert seq_of(page) < 200, "no meld and lay-off in the seed's first turns"
     assert page.locator("#melds .meld").count() >= 1
     page.screenshot(path=str(SHOTS / "table-basic-1280.png"), full_page=True)
+
+
+def test_an_indian_declaration_built_by_grouping_cards(open_page, celery_worker):
+    """The seed lets the person declare on their first turn: they group the cards into
+    the sets and runs themselves, then declare with their groups."""
+    from gameplay import games
+
+    room = RoomFactory(variant="indian", seats=2, options={})
+    ada = PlayerFactory()
+    match = services.match_create(
+        variant="indian", options={}, players=[ada, BotPlayerFactory()], room=room, seed="indian-47"
+    )
+    page = open_page(ada)
+    page.goto(f"/matches/{match.pk}/")
+    page.wait_for_selector(TURN)
+    page.click("#stock")
+    page.wait_for_function("Number(document.getElementById('knock-table').dataset.seq) === 1")
+    page.wait_for_selector(TURN)
+    match.refresh_from_db()
+    declaration = variants.get("indian").bot_action(games.load(match), 0, bot="greedy")
+    assert declaration["type"] == "declare"
+    for group in declaration["groups"]:
+        for card in group:
+            page.click(f"#hand .card[data-card='{card}'][aria-pressed='false'] >> nth=0")
+        page.click("#group-selected")
+    assert page.locator("#groups-note .bad").count() == 0
+    assert page.locator("#groups-note li").count() == len(declaration["groups"])
+    page.click(f"#hand .card[data-card='{declaration['card']}'][aria-pressed='false'] >> nth=0")
+    page.screenshot(path=str(SHOTS / "table-indian-1280.png"), full_page=True)
+    page.click("#actions >> text=Declare my groups")
+    page.wait_for_selector("#result:not([hidden])")
+    match.refresh_from_db()
+    assert match.log[1]["action"]["type"] == "declare"
+    mine = [sorted(group) for group in match.log[1]["action"]["groups"]]
+    assert mine == [sorted(group) for group in declaration["groups"]]
