@@ -271,12 +271,22 @@
     return match ? decodeURIComponent(match[1]) : "";
   }
 
-  function resync() {
+  function resync(quiet) {
     return fetch(data.api, { credentials: "same-origin", headers: { Accept: "application/json" } })
       .then((response) => (response.ok ? response.json() : Promise.reject(new Error("HTTP " + response.status))))
       .then((fresh) => { if (fresh.seq >= seq) apply(fresh); })
-      .catch((err) => showMessage("Could not reload the table: " + err.message));
+      .catch((err) => {
+        if (quiet) console.warn("knock: reading the table failed", err);
+        else showMessage("Could not reload the table: " + err.message);
+      });
   }
+
+  // While the socket is down (a restart, a proxy without WebSockets) the table still moves:
+  // its view is read over HTTP every few seconds until the socket is back.
+  setInterval(() => {
+    const down = !socket || socket.readyState !== WebSocket.OPEN;
+    if (down && view.status === "active" && pending === null && !document.hidden) resync(true);
+  }, 3000);
 
   // --- the socket ---------------------------------------------------------------------
 
