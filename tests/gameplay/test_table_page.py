@@ -96,6 +96,15 @@ def seq_of(page) -> int:
     return int(page.get_attribute("#knock-table", "data-seq"))
 
 
+def wait_seq(page, at_least: int, timeout: float = 15) -> None:
+    """Until the page shows the match at `at_least` or later. (The site's CSP refuses the
+    string predicates of wait_for_function, so the test polls the page's data-seq.)"""
+    deadline = time.monotonic() + timeout
+    while seq_of(page) < at_least:
+        assert time.monotonic() < deadline, f"the page stayed at seq {seq_of(page)} < {at_least}"
+        time.sleep(0.05)
+
+
 def play_turn(page) -> None:
     """One action as a person would: pass the first upcard, draw from the stock, knock
     (or big gin) when the page offers it, else discard the rightmost lit card."""
@@ -113,9 +122,8 @@ def play_turn(page) -> None:
         page.locator("#hand .card.playable").last.click()
     else:
         page.locator("#hand .card.playable").last.click()
-    page.wait_for_function(
-        f"Number(document.getElementById('knock-table').dataset.seq) > {before}"
-        " || document.getElementById('knock-table').dataset.status !== 'active'"
+    page.wait_for_selector(
+        f"#knock-table:not([data-seq='{before}']), #knock-table:not([data-status='active'])"
     )
 
 
@@ -208,14 +216,10 @@ def test_two_people_play_each_other_live_and_see_no_hidden_card(open_page, brows
         turns += 1
         # The other seat sees the move live, without reloading.
         other = pages[1 - match.to_move] if match.to_move is not None else pages[0]
-        other.wait_for_function(
-            f"Number(document.getElementById('knock-table').dataset.seq) >= {seq_of(page)}"
-        )
+        wait_seq(other, seq_of(page))
     assert turns >= 8
     match.refresh_from_db()
-    spectator.wait_for_function(
-        f"Number(document.getElementById('knock-table').dataset.seq) >= {match.seq}"
-    )
+    wait_seq(spectator, match.seq)
     if match.status == Match.Status.ACTIVE:
         dom_cards = set(
             spectator.eval_on_selector_all("[data-card]", "els => els.map(e => e.dataset.card)")
@@ -294,9 +298,7 @@ def test_a_stale_move_shows_a_clear_message_and_changes_nothing(open_page):
     stale.click("#actions >> text=Pass")
     message = stale.wait_for_selector("#message:not([hidden])")
     assert "not played" in message.inner_text()
-    stale.wait_for_function(
-        f"Number(document.getElementById('knock-table').dataset.seq) === {played}"
-    )
+    stale.wait_for_selector(f"#knock-table[data-seq='{played}']")
     match.refresh_from_db()
     assert match.seq == played
 
@@ -327,7 +329,7 @@ def test_two_people_queue_in_the_lobby_and_the_table_opens_by_itself(open_page, 
     first.locator(f"tr.room[data-room='{room.pk}']").locator("text=Play vs a person").click()
     first.wait_for_selector("#queue")
     assert "Looking for an opponent in People only" in first.inner_text("#queue")
-    first.wait_for_function("document.getElementById('queue-timer').textContent !== '0:00'")
+    first.wait_for_selector("#queue-timer:not(:text-is('0:00'))")
     second.goto("/rooms/")
     second.locator(f"tr.room[data-room='{room.pk}']").locator("text=Play vs a person").click()
     second.wait_for_url("**/matches/*/")
@@ -369,9 +371,7 @@ def test_basic_with_three_bots_melding_and_laying_off_by_selecting_cards(open_pa
         else:
             page.click(f"#hand .card[data-card='{action['card']}']")
             page.click("#actions >> text=Discard the")
-        page.wait_for_function(
-            f"Number(document.getElementById('knock-table').dataset.seq) > {before}"
-        )
+        wait_seq(page, before + 1)
         done.add(kind)
         assert seq_of(page) < 200, "no meld and lay-off in the seed's first turns"
     assert page.locator("#melds .meld").count() >= 1
@@ -392,7 +392,7 @@ def test_an_indian_declaration_built_by_grouping_cards(open_page, celery_worker)
     page.goto(f"/matches/{match.pk}/")
     page.wait_for_selector(TURN)
     page.click("#stock")
-    page.wait_for_function("Number(document.getElementById('knock-table').dataset.seq) === 1")
+    page.wait_for_selector("#knock-table[data-seq='1']")
     page.wait_for_selector(TURN)
     match.refresh_from_db()
     declaration = variants.get("indian").bot_action(games.load(match), 0, bot="greedy")
