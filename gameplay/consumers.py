@@ -43,13 +43,6 @@ from gameplay.models import Match, Player
 STATUS_ORDER = {Match.Status.ACTIVE: 0, Match.Status.FINISHED: 1, Match.Status.DISPUTED: 2}
 
 
-def in_thread(function):
-    """Run a database call in the thread pool. Not thread-sensitive: one socket's reads and
-    moves must not queue behind every other socket's in a single thread (each call is its
-    own transaction, so no call needs the thread of another)."""
-    return database_sync_to_async(function, thread_sensitive=False)
-
-
 def version_of(seq: int, status: str) -> tuple[int, int]:
     return seq, STATUS_ORDER[status]
 
@@ -64,7 +57,7 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         if not user.is_authenticated:
             await self.close(code=4401)
             return
-        access = await in_thread(self._access)(user)
+        access = await database_sync_to_async(self._access)(user)
         if access is None:
             await self.close(code=4404)
             return
@@ -106,7 +99,7 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
     async def send_view(self, ref=None, force: bool = False) -> None:
         """Build this seat's view and send it unless this version was sent already."""
         async with self.sending:
-            view = await in_thread(self._view)()
+            view = await database_sync_to_async(self._view)()
             if view is None:
                 await self.close(code=4404)
                 return
@@ -153,7 +146,7 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
             )
             return
         try:
-            await in_thread(services.match_act)(
+            await database_sync_to_async(services.match_act)(
                 match_id=self.match_id, player=self.player, seq=seq, action=action
             )
         except DomainError as exc:
