@@ -1,6 +1,29 @@
+"""The ASGI application: Django's HTTP handler and the live table's WebSockets.
+
+Served by uvicorn (`python manage.py serve`, and the benchmarks); uvicorn needs the
+`websockets` package for WebSocket connections. Sockets authenticate with the session
+cookie and must come from one of ALLOWED_HOSTS (checked against their Origin).
+"""
+
 import os
 
 from django.core.asgi import get_asgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-application = get_asgi_application()
+# Django is set up before anything imports models (the consumers do).
+django_application = get_asgi_application()
+
+from channels.auth import AuthMiddlewareStack  # noqa: E402
+from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
+from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
+
+from gameplay.routing import websocket_urlpatterns  # noqa: E402
+
+application = ProtocolTypeRouter(
+    {
+        "http": django_application,
+        "websocket": AllowedHostsOriginValidator(
+            AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
+        ),
+    }
+)

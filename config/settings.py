@@ -139,6 +139,8 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATIC_ROOT = VAR_DIR / "static"
+# The table's JavaScript, styles and card art (no build step; whitenoise serves them).
+STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT.mkdir(exist_ok=True)
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
@@ -328,6 +330,24 @@ else:
         "OPTIONS": {"MAX_ENTRIES": 10_000},
     }
 CACHES = {"default": _cache}
+
+# --- Live table (Django Channels; gameplay/live.py) ---------------------------------
+# Every process that pushes or serves sockets shares a Redis channel layer when Redis is
+# configured (REDIS_URL, else a Redis broker); the embedded default keeps an in-memory
+# layer per process, and each web process's watcher polls the watched matches instead.
+REDIS_URL = env_str("REDIS_URL") or (
+    CELERY_BROKER_URL if CELERY_BROKER_URL.startswith(("redis://", "rediss://")) else ""
+)
+if REDIS_URL:
+    CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "CONFIG": {"hosts": [REDIS_URL], "prefix": env_str("CHANNELS_PREFIX", "knock")},
+        }
+    }
+else:
+    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+KNOCK_LIVE = {"poll_seconds": 5.0 if REDIS_URL else 0.25}
 
 # --- Logging: everything to stderr, where process managers collect it -------------
 LOGGING = {

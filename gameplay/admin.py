@@ -218,6 +218,8 @@ class RoomForm(forms.ModelForm):
             "turn_seconds",
             "max_timeouts",
             "bots_allowed",
+            "bot_pause_ms",
+            "spectators_allowed",
             "active",
         ]
 

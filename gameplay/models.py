@@ -305,6 +305,13 @@ class Room(models.Model):
         default=3, help_text="Timeouts after which a player forfeits the match."
     )
     bots_allowed = models.BooleanField(default=True)
+    bot_pause_ms = models.PositiveIntegerField(
+        default=1000,
+        help_text="Milliseconds a bot waits before each turn, so people see it play.",
+    )
+    spectators_allowed = models.BooleanField(
+        default=False, help_text="Anyone signed in may watch this room's tables (no hands)."
+    )
     active = models.BooleanField(default=True)
 
     class Meta:
@@ -375,6 +382,7 @@ class Match(models.Model):
     entry_fee = models.PositiveIntegerField(default=0)
     turn_seconds = models.PositiveIntegerField(default=60)
     max_timeouts = models.PositiveSmallIntegerField(default=3)
+    bot_pause_ms = models.PositiveIntegerField(default=0, help_text="Copied from the room.")
     created_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)
     finalized_at = models.DateTimeField(null=True, blank=True)

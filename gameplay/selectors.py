@@ -13,6 +13,7 @@ from gameplay.models import (
     Player,
     PlayerMetric,
     PlayerTitle,
+    QueueEntry,
     Rating,
     RatingChange,
     Room,
@@ -48,15 +49,53 @@ def match_for(match_id: int, player: Player) -> Match | None:
     )
 
 
-def match_view(match: Match, player: Player) -> dict:
-    """The caller's view of a match: only what their seat may see until it ends."""
+def active_match_of(player: Player) -> Match | None:
+    """The table the player is sitting at now (the newest, should there be several)."""
+    return (
+        Match.objects.filter(seats__player=player, status=Match.Status.ACTIVE)
+        .only("pk", "variant")
+        .order_by("-pk")
+        .first()
+    )
+
+
+def queue_entry_of(player: Player) -> QueueEntry | None:
+    return QueueEntry.objects.filter(player=player).select_related("room").first()
+
+
+def match_watchable(match_id: int, player: Player | None) -> Match | None:
+    """The match if `player` sits at it, or if its room lets anyone watch; else None."""
+    match = (
+        Match.objects.filter(pk=match_id)
+        .select_related("room")
+        .prefetch_related(
+            Prefetch(
+                "seats",
+                queryset=Seat.objects.select_related("player", "player__displayed_title"),
+            )
+        )
+        .first()
+    )
+    if match is None:
+        return None
+    seated = player is not None and any(s.player_id == player.pk for s in match.seats.all())
+    if seated or (match.room is not None and match.room.spectators_allowed):
+        return match
+    return None
+
+
+def match_view(match: Match, player: Player | None) -> dict:
+    """The caller's view of a match: only what their seat may see until it ends.
+
+    A spectator (`player` None, or not seated) gets the public view: no hand at all.
+    """
     seats = sorted(match.seats.all(), key=lambda s: s.index)
-    mine = next(seat.index for seat in seats if seat.player_id == player.pk)
+    mine = next((s.index for s in seats if player is not None and s.player_id == player.pk), None)
     game = games.load(match)
     table = game.view(mine)
     hand = table.pop("hand")
     finished = match.status != Match.Status.ACTIVE
-    your_turn = not finished and match.to_move == mine
+    your_turn = not finished and mine is not None and match.to_move == mine
     view = {
         "id": match.pk,
         "variant": match.variant,

@@ -5,6 +5,10 @@ from gameplay import views
 urlpatterns = [
     path("", views.home, name="home"),
     path("rooms/", views.lobby, name="lobby"),
+    path("rooms/<int:room_id>/play/", views.room_play, name="room-play"),
+    path("rooms/queue/leave/", views.queue_leave, name="queue-leave"),
+    path("rooms/queue/status/", views.queue_status, name="queue-status"),
     path("me/", views.me, name="me"),
+    path("matches/<int:match_id>/", views.match_table, name="match-table"),
     path("players/<int:player_id>/", views.player_profile, name="player-profile"),
 ]

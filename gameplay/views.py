@@ -1,10 +1,15 @@
 """Server-rendered pages. Thin: reads come from gameplay.selectors, shaping stays here."""
 
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404
+from django.http import Http404, JsonResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_POST
 
+from config.errors import DomainError
 from gameplay import profile, selectors, services
+from gameplay.models import Match, Rating, Room
 
 CHART_WIDTH = 240
 CHART_HEIGHT = 60
@@ -17,7 +22,8 @@ def home(request):
 
 
 def lobby(request):
-    """Every active room, locked ones marked for the viewer (anonymous viewers: level 1)."""
+    """Every active room, locked ones marked for the viewer (anonymous viewers: level 1),
+    with Play buttons, the player's place in a queue and the table they sit at."""
     player = selectors.player_of_user(request.user)
     return render(
         request,
@@ -26,6 +32,102 @@ def lobby(request):
             "player": player,
             "level": player.level if player else 1,
             "rooms": selectors.rooms_for(player),
+            "table": selectors.active_match_of(player) if player else None,
+            "queued": selectors.queue_entry_of(player) if player else None,
+        },
+    )
+
+
+@login_required
+@require_POST
+def room_play(request, room_id: int):
+    """The lobby's Play buttons: the same service as POST /api/rooms/<id>/play/. A player
+    already at a table is taken back to it instead."""
+    player = services.player_for_user(request.user)
+    table = selectors.active_match_of(player)
+    if table is not None:
+        messages.info(request, "You are already at a table: here it is.")
+        return redirect("match-table", match_id=table.pk)
+    room = Room.objects.filter(pk=room_id, active=True).first()
+    if room is None:
+        raise Http404("No such room.")
+    try:
+        outcome = services.room_play(
+            player=player, room=room, opponent=request.POST.get("opponent", "")
+        )
+    except DomainError as exc:
+        messages.error(request, exc.message)
+        return redirect("lobby")
+    if isinstance(outcome, Match):
+        return redirect("match-table", match_id=outcome.pk)
+    return redirect("lobby")
+
+
+@login_required
+@require_POST
+def queue_leave(request):
+    if services.queue_leave(player=services.player_for_user(request.user)):
+        messages.info(request, "You left the queue.")
+    return redirect("lobby")
+
+
+@login_required
+def queue_status(request):
+    """What the lobby's queue panel polls: still waiting, or the table that was made."""
+    player = services.player_for_user(request.user)
+    entry = selectors.queue_entry_of(player)
+    table = None if entry else selectors.active_match_of(player)
+    return JsonResponse(
+        {
+            "queued": entry is not None,
+            "room": entry.room.name if entry else None,
+            "since": entry.created_at.isoformat() if entry else None,
+            "table": reverse("match-table", args=[table.pk]) if table else None,
+        }
+    )
+
+
+@login_required
+def match_table(request, match_id: int):
+    """The live table: the seat's view and the players' public profiles, as JSON data for
+    static/table/table.js (no inline script: json_script is data, not code)."""
+    player = selectors.player_of_user(request.user)
+    match = selectors.match_watchable(match_id, player)
+    if match is None:
+        raise Http404("No such match.")
+    seats = sorted(match.seats.all(), key=lambda seat: seat.index)
+    ratings = dict(
+        Rating.objects.filter(
+            player_id__in=[seat.player_id for seat in seats], variant=match.variant
+        ).values_list("player_id", "ordinal")
+    )
+    profiles = [
+        {
+            "seat": seat.index,
+            "name": seat.player.display_name,
+            "title": seat.player.displayed_title.name if seat.player.displayed_title else "",
+            "level": seat.player.level,
+            "rating": round(ratings[seat.player_id], 1) if seat.player_id in ratings else None,
+            "bot": seat.player.is_bot,
+            "profile": reverse("player-profile", args=[seat.player_id]),
+        }
+        for seat in seats
+    ]
+    return render(
+        request,
+        "gameplay/table.html",
+        {
+            "match": match,
+            "table_data": {
+                "match": match.pk,
+                "view": selectors.match_view(match, player),
+                "players": profiles,
+                "room": match.room.name if match.room else "",
+                "socket": f"/ws/matches/{match.pk}/",
+                "api": reverse("api-match", args=[match.pk]),
+                "actions": reverse("api-match-actions", args=[match.pk]),
+                "lobby": reverse("lobby"),
+            },
         },
     )
 

@@ -78,3 +78,4 @@ class RoomFactory(factory.django.DjangoModelFactory):
     variant = "gin"
     options = factory.LazyFunction(lambda: {"target": 25})
     seats = 2
+    bot_pause_ms = 0  # bots answer at once in tests

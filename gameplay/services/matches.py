@@ -14,7 +14,7 @@ from config.db import bulk_update
 from config.errors import Conflict, DomainError, NotAllowed, NotFound
 from config.jobs import enqueue, enqueue_many
 from engine import IllegalAction, variants
-from gameplay import games
+from gameplay import games, live
 from gameplay.models import Match, Player, Room, Seat
 from gameplay.services.common import IllegalMove
 from gameplay.services.progression import coins_book
@@ -72,6 +72,7 @@ def match_create_many(*, specs: list[NewMatch]) -> list[Match]:
         except ValueError as exc:
             raise DomainError(str(exc), code="invalid_players") from exc
         room = spec.room
+        has_human = any(not player.is_bot for player in spec.players)
         match = Match(
             room=room,
             variant=spec.variant,
@@ -84,6 +85,8 @@ def match_create_many(*, specs: list[NewMatch]) -> list[Match]:
             entry_fee=room.entry_fee if room else 0,
             turn_seconds=spec.turn_seconds or (room.turn_seconds if room else 60),
             max_timeouts=spec.max_timeouts or (room.max_timeouts if room else 3),
+            # The pause is for people watching: a table of bots only plays at once.
+            bot_pause_ms=room.bot_pause_ms if room and has_human else 0,
         )
         to_move = spec.players[game.to_move] if game.to_move is not None else None
         dealt.append((match, spec.players, to_move))
@@ -181,6 +184,7 @@ def _store_many(played: list[tuple[Match, object, list[dict]]]) -> None:
     bulk_update([match for match, _, _ in played], STORED_FIELDS)
     if placed:
         bulk_update(placed, ["score", "placement"])
+    live.announce([match for match, _, _ in played])
     _enqueue_turns(turns)
     if finished:
         _finalize_later(finished)
@@ -207,11 +211,15 @@ def _with_deadline(match: Match, player: Player | None) -> Match:
 
 
 def _enqueue_turns(turns: list[tuple[Match, Player | None]]) -> None:
-    """Bot turns go to a worker as one job, each human turn gets a timeout job, due when
-    its time is up; all of them written in a query or two."""
-    bot_turns = [match.pk for match, player in turns if player is not None and player.is_bot]
-    if bot_turns:
-        enqueue("gameplay.tasks.play_bots", *bot_turns)
+    """Bot turns go to a worker as one job per pause (a room's human-like wait before each
+    bot turn), each human turn gets a timeout job, due when its time is up; all of them
+    written in a query or two."""
+    bot_turns: dict[int, list[int]] = defaultdict(list)
+    for match, player in turns:
+        if player is not None and player.is_bot:
+            bot_turns[match.bot_pause_ms].append(match.pk)
+    for pause_ms, match_ids in sorted(bot_turns.items()):
+        enqueue("gameplay.tasks.play_bots", *match_ids, countdown=pause_ms / 1000 or None)
     timeouts = defaultdict(list)
     for match, player in turns:
         if player is not None and not player.is_bot:
@@ -233,7 +241,8 @@ def match_play_bots_many(*, match_ids: Iterable[int], max_actions: int = 5000) -
     """Play every consecutive bot turn of each match in one transaction.
 
     Returns how many moves were played per match; a match that is over, or whose turn
-    is a human's, plays none.
+    is a human's, plays none. A match with a bot pause plays one bot's turn only: the next
+    bot's turn is queued after the pause again, so people at the table see each one.
     """
     with transaction.atomic():
         matches = (
@@ -252,7 +261,10 @@ def match_play_bots_many(*, match_ids: Iterable[int], max_actions: int = 5000) -
             game = games.load(match)
             engine_variant = variants.get(match.variant)
             moves = []
+            first = game.to_move
             while not game.over and game.to_move in bots and len(moves) < max_actions:
+                if match.bot_pause_ms and game.to_move != first:
+                    break
                 seat = game.to_move
                 action = engine_variant.bot_action(game, seat, bot=bots[seat])
                 # A bot choosing an illegal action is a bug: let IllegalAction surface.
@@ -328,5 +340,6 @@ def match_forfeit(*, match: Match, seat_index: int, reason: str) -> None:
     for seat in seats:
         seat.forfeited = seat.forfeited or seat.index == seat_index
     bulk_update(seats, ["score", "placement", "forfeited"])
+    live.announce([match])
     match_id = match.pk
     _finalize_later([match_id])

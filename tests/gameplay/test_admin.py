@@ -190,6 +190,7 @@ def room_data(**changes):
         "turn_seconds": 60,
         "max_timeouts": 3,
         "bots_allowed": "on",
+        "bot_pause_ms": 1000,
         "active": "on",
     }
     return data | changes

@@ -1,0 +1,196 @@
+"""The live table's WebSocket: `/ws/matches/<id>/`. No business logic here.
+
+Who may connect: a signed-in player seated at the match, or anyone signed in when the
+match's room allows spectators; everyone else is refused at the handshake. Each
+connection only ever receives the view of its own seat, built by the same selector as
+`GET /api/matches/<id>/` (`gameplay.selectors.match_view`); a spectator's has no hand.
+
+Frames to the client, each carrying the match `seq` (the version, as lichess versions
+its round socket):
+
+- `{"type": "view", "seq", "view", "ref"?}`: the seat's whole view, on connect, after
+  every committed move (whoever made it: a person over HTTP or this socket, a bot or a
+  timeout on a Celery worker), and as the answer to an action sent here (with its `ref`).
+- `{"type": "error", "seq", "ref", "error": {"code", "message", "details"}}`: an action
+  sent here was refused, with the same codes as the HTTP endpoint; nothing changed.
+- `{"type": "presence", "seq", "online": [seat, ...]}`: which seats have a socket open.
+
+A client keeps the `seq` of the last view it applied. A view with a lower `seq` is stale
+and ignored; any frame with a higher `seq` than the client's that is not a view means it
+missed one (a gap): it re-reads its view over HTTP. It does the same after reconnecting.
+
+Frames from the client: `{"type": "act", "seq", "action", "ref"}` goes through
+`gameplay.services.match_act` exactly as `POST /api/matches/<id>/actions/` does;
+`{"type": "resync"}` asks for the view again.
+
+How moves reach this consumer, in the embedded default (no Redis, web and worker in
+separate processes) as in production: see `gameplay/live.py`. In short, a Redis channel
+layer carries "match N is at seq S" from any process when Redis is configured, and a
+per-process watcher polls the watched matches' seq in one query every 0.25 s when it is
+not (every 5 s with Redis, as a safety net).
+"""
+
+import asyncio
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncJsonWebsocketConsumer
+
+from config.errors import DomainError
+from gameplay import live, selectors, services
+from gameplay.models import Match, Player
+
+# A version orders by seq, then by status: a forfeit or a dispute changes no seq.
+STATUS_ORDER = {Match.Status.ACTIVE: 0, Match.Status.FINISHED: 1, Match.Status.DISPUTED: 2}
+
+
+def version_of(seq: int, status: str) -> tuple[int, int]:
+    return seq, STATUS_ORDER[status]
+
+
+class MatchConsumer(AsyncJsonWebsocketConsumer):
+    async def connect(self):
+        self.match_id = int(self.scope["url_route"]["kwargs"]["match_id"])
+        self.version: tuple[int, int] | None = None
+        self.online: dict[str, int] = {}
+        self.sending = asyncio.Lock()
+        user = self.scope["user"]
+        if not user.is_authenticated:
+            await self.close(code=4401)
+            return
+        access = await database_sync_to_async(self._access)(user)
+        if access is None:
+            await self.close(code=4404)
+            return
+        self.player, self.seat = access
+        self.group = live.match_group(self.match_id)
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.accept()
+        live.watcher().watch(self.match_id, self)
+        await self.send_view()
+        if self.seat is not None:
+            self.online[self.channel_name] = self.seat
+            await self._presence("presence.join")
+        await self._send_presence()
+
+    def _access(self, user) -> tuple[Player | None, int | None] | None:
+        player = selectors.player_of_user(user)
+        match = selectors.match_watchable(self.match_id, player)
+        if match is None:
+            return None
+        seat = next(
+            (s.index for s in match.seats.all() if player and s.player_id == player.pk), None
+        )
+        return player, seat
+
+    async def disconnect(self, code):
+        if not hasattr(self, "group"):
+            return
+        live.watcher().unwatch(self.match_id, self)
+        if self.seat is not None:
+            await self._presence("presence.leave")
+        await self.channel_layer.group_discard(self.group, self.channel_name)
+
+    # --- views -------------------------------------------------------------------
+
+    def _view(self) -> dict | None:
+        match = selectors.match_watchable(self.match_id, self.player)
+        return None if match is None else selectors.match_view(match, self.player)
+
+    async def send_view(self, ref=None, force: bool = False) -> None:
+        """Build this seat's view and send it unless this version was sent already."""
+        async with self.sending:
+            view = await database_sync_to_async(self._view)()
+            if view is None:
+                await self.close(code=4404)
+                return
+            version = version_of(view["seq"], view["status"])
+            if not force and self.version is not None and version <= self.version:
+                return
+            self.version = max(version, self.version or version)
+            frame = {"type": "view", "seq": view["seq"], "view": view}
+            if ref is not None:
+                frame["ref"] = ref
+            await self.send_json(frame)
+
+    def version_changed(self, seq: int, status: str) -> None:
+        """The watcher saw this match move (called from the watcher's task)."""
+        if self.version is None or version_of(seq, status) > self.version:
+            asyncio.get_running_loop().create_task(self.send_view())
+
+    async def match_moved(self, event):
+        """The channel layer says the match reached `seq` (after that move committed)."""
+        self.version_changed(event["seq"], event["status"])
+
+    # --- actions -----------------------------------------------------------------
+
+    async def receive_json(self, content, **kwargs):
+        kind = content.get("type") if isinstance(content, dict) else None
+        if kind == "resync":
+            await self.send_view(force=True)
+        elif kind == "act":
+            await self._act(content)
+        else:
+            await self._error(
+                content.get("ref") if isinstance(content, dict) else None,
+                DomainError('A frame is {"type": "act", ...} or {"type": "resync"}.'),
+            )
+
+    async def _act(self, content: dict) -> None:
+        ref, seq, action = content.get("ref"), content.get("seq"), content.get("action")
+        if self.player is None or self.seat is None:
+            await self._error(ref, DomainError("Spectators cannot act.", code="not_seated"))
+            return
+        if not isinstance(seq, int) or isinstance(seq, bool) or not isinstance(action, dict):
+            await self._error(
+                ref, DomainError("An action needs an integer seq and an action object.")
+            )
+            return
+        try:
+            await database_sync_to_async(services.match_act)(
+                match_id=self.match_id, player=self.player, seq=seq, action=action
+            )
+        except DomainError as exc:
+            await self._error(ref, exc)
+            return
+        await self.send_view(ref=ref, force=True)
+
+    async def _error(self, ref, exc: DomainError) -> None:
+        await self.send_json(
+            {
+                "type": "error",
+                "seq": self.version[0] if self.version else None,
+                "ref": ref,
+                "error": {"code": exc.code, "message": exc.message, "details": exc.details},
+            }
+        )
+
+    # --- presence: which seats have a socket open --------------------------------
+
+    async def _presence(self, kind: str) -> None:
+        await self.channel_layer.group_send(
+            self.group, {"type": kind, "seat": self.seat, "channel": self.channel_name}
+        )
+
+    async def presence_join(self, event):
+        self.online[event["channel"]] = event["seat"]
+        if event["channel"] != self.channel_name and self.seat is not None:
+            await self._presence("presence.here")
+        await self._send_presence()
+
+    async def presence_here(self, event):
+        if event["channel"] not in self.online:
+            self.online[event["channel"]] = event["seat"]
+            await self._send_presence()
+
+    async def presence_leave(self, event):
+        self.online.pop(event["channel"], None)
+        await self._send_presence()
+
+    async def _send_presence(self) -> None:
+        await self.send_json(
+            {
+                "type": "presence",
+                "seq": self.version[0] if self.version else None,
+                "online": sorted(set(self.online.values())),
+            }
+        )
