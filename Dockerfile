@@ -10,10 +10,12 @@ WORKDIR /app
 COPY pyproject.toml README.md ./
 COPY config ./config
 COPY engine ./engine
+COPY outbox ./outbox
 COPY gameplay ./gameplay
 COPY tournaments ./tournaments
 COPY leagues ./leagues
 COPY templates ./templates
+COPY static ./static
 COPY manage.py ./
 RUN pip install . \
     && DEBUG=1 python manage.py collectstatic --noinput --verbosity 0 \
@@ -22,4 +24,4 @@ RUN pip install . \
 
 USER knock
 EXPOSE 8000
-CMD ["gunicorn", "config.wsgi:application", "--bind", "0.0.0.0:8000", "--workers", "3", "--access-logfile", "-"]
+CMD ["uvicorn", "config.asgi:application", "--host", "0.0.0.0", "--port", "8000", "--workers", "3"]

@@ -163,6 +163,8 @@ def test_rate_limits_read_from_the_environment(monkeypatch):
     monkeypatch.setenv("KNOCK_RATES", "login=lots")
     with pytest.raises(ImproperlyConfigured, match="KNOCK_RATES"):
         env_rates("KNOCK_RATES")
+
+
 def test_redis_hands_back_a_dead_workers_messages_after_minutes_not_an_hour():
     result = manage(
         "shell",
