@@ -22,6 +22,7 @@ Two ways a web process learns of a move, both always on:
 import asyncio
 import logging
 from collections import defaultdict
+from concurrent.futures import ThreadPoolExecutor
 from weakref import WeakKeyDictionary
 
 from asgiref.sync import async_to_sync
@@ -53,7 +54,19 @@ def announce(matches: list[Match]) -> None:
     if not layer_crosses_processes():
         return
     versions = [(match.pk, match.seq, match.status) for match in matches]
-    transaction.on_commit(lambda: async_to_sync(_send)(versions), robust=True)
+    transaction.on_commit(lambda: _publish(versions), robust=True)
+
+
+def _publish(versions: list[tuple[int, int, str]]) -> None:
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        async_to_sync(_send)(versions)  # the usual case: a worker, a request's thread
+        return
+    # A synchronous caller inside a thread that runs an event loop (AsyncToSync refuses
+    # to run there): publish from a thread of its own.
+    with ThreadPoolExecutor(1) as pool:
+        pool.submit(async_to_sync(_send), versions).result()
 
 
 async def _send(versions: list[tuple[int, int, str]]) -> None:
