@@ -47,6 +47,10 @@ def room_play(*, player: Player, room: Room, opponent: str) -> Match | QueueEntr
         # One join per player at a time: a second waits here for the first, so a player
         # never holds two places in the queue, nor a place and a seat.
         Player.objects.select_for_update().get(pk=player.pk)
+        # Joins to one room take turns (player, then room: always this order), so each sees
+        # the places committed before it and pairs with them now rather than at the next
+        # sweep; without it, three players joining at once could all wait.
+        Room.objects.select_for_update().get(pk=room.pk)
         # This waits for a pairer that has locked the player's place; once it commits, the
         # match it made is visible below.
         QueueEntry.objects.filter(player=player).delete()

@@ -18,6 +18,7 @@ import pytest
 from django.conf import settings
 from django.core.management import call_command
 
+from gameplay.models import Room
 from tests.gameplay.helpers import choose
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
@@ -97,19 +98,21 @@ class Shell:
 def demo_site(live_server, celery_worker, settings):
     settings.DEBUG = True  # load_demo refuses to run otherwise
     call_command("load_demo", stdout=open("/dev/null", "w"))  # noqa: SIM115
+    # Bots answer at once here; the demo's human-like pause would make a match minutes long.
+    Room.objects.update(bot_pause_ms=0)
     return Shell(live_server.url)
 
 
 def wait_for_my_turn(shell: Shell, match_id: int) -> dict:
     """Bots move on the worker: read the view again until it is ours or the match is over."""
-    for _ in range(200):
+    for _ in range(120):
         status, view = shell.curl(
             ["-H", shell.env["AUTH"], f"localhost:8000/api/matches/{match_id}/"]
         )
         assert status == 200, view
         if view["your_turn"] or view["status"] != "active":
             return view
-        time.sleep(0.05)
+        time.sleep(0.25)  # a polite client: well inside the API's per-player rate limit
     raise AssertionError("the bot never moved")
 
 

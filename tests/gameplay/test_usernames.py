@@ -114,10 +114,14 @@ def test_the_migration_renames_later_accounts_whose_names_differ_only_in_case(ca
         third = old.objects.create(username="ALICE")
         squatter = old.objects.create(username=f"alice-{second.pk}")
         other = old.objects.create(username="bob")
-    finally:
         executor = MigrationExecutor(connection)
         executor.migrate([after])
-    names = dict(get_user_model().objects.values_list("pk", "username"))
+        names = dict(get_user_model().objects.values_list("pk", "username"))
+    finally:
+        # Back to the latest schema, whatever migrations came after this one: later tests
+        # share the database.
+        executor = MigrationExecutor(connection)
+        executor.migrate(executor.loader.graph.leaf_nodes())
     assert names[first.pk] == "Alice"
     assert names[second.pk] == f"alice-{second.pk}-2"
     assert names[third.pk] == f"ALICE-{third.pk}"
