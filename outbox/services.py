@@ -97,9 +97,15 @@ def _publish(jobs: Sequence[Job]) -> None:
     and each attempt would wait for kombu's own retries.
     """
     for position, job in enumerate(jobs):
+        task = app.tasks.get(job.task)
+        if task is None:  # written by a newer release than this worker's, say
+            logger.error(
+                "outbox job %s names %s, which this process does not know", job.pk, job.task
+            )
+            continue
         token = _publishing.set(job.pk)
         try:
-            app.tasks[job.task].delay(*job.args)
+            task.delay(*job.args)
         except BrokerError as exc:
             logger.warning(
                 "outbox: %d job(s) from %s (%s) not published (%s); the relay will publish them",
