@@ -16,6 +16,12 @@ class Job(models.Model):
     attempts = models.PositiveIntegerField(
         default=0, help_text="Publications by the relay and failed runs; sets the backoff."
     )
+    published_at = models.DateTimeField(
+        null=True, blank=True, help_text="Its last message; empty while it has none to wait for."
+    )
+    started_at = models.DateTimeField(
+        null=True, blank=True, help_text="When a run of it began; empty again if that run failed."
+    )
     created_at = models.DateTimeField()
 
     class Meta:

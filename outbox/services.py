@@ -20,22 +20,27 @@ The row, not the message, is the job. Every message of a job carries its row's i
   that row is deleted.
 
 The relay (`relay`, run about once a second by a bootstep in every worker, so no beat is
-needed) publishes the rows that are due and whose lock no worker holds, claimed with
-`SELECT ... FOR UPDATE SKIP LOCKED` so workers share them, and moves each one's
-`available_at` on by a lease that doubles with every publication, up to a cap. So:
+needed) looks at the rows that are due and whose lock no worker holds, claimed with
+`SELECT ... FOR UPDATE SKIP LOCKED` so workers share them. A job has no message to wait for
+(`published_at` empty: its countdown has run, or publishing failed) or its run began and
+its worker is gone (`started_at` set, the lock free): the relay publishes it. A job that
+was published and never started is in the queue, or its message was lost: the relay
+publishes it again once the queue is empty (a passive declare; Redis answers from LLEN),
+or after `STALE` however busy the queue, and not sooner, since copies would only lengthen
+a slow queue (the embedded filesystem broker delivers about one message a second). So:
 
-* the broker down at commit: the row waits one lease (5 s), then the relay publishes it;
+* the broker down at commit: the relay publishes the job one lease (5 s) later;
 * a worker killed mid-task: PostgreSQL ends its session and the advisory lock with it; the
-  row has been due since the run began, so the next relay tick republishes it. A message
-  lost before it started (with a killed worker, or by the broker) is republished when its
-  lease runs out;
+  row has been due since the run began, so the next relay tick publishes it again. A
+  message lost before it started (with a killed worker, or by the broker) is published
+  again once the queue has drained, within `STALE` at most;
 * a database error after the work committed loses nothing: the follow-up rows committed
   with the work.
 
 Delivery is at least once, and tasks are idempotent (a worker can die between its commit
-and its row's delete). The copies that leases cost are cheap: a copy published while the
-first still waited in the queue finds the row gone, or its lock held, and returns. Batches
-stay batches: a job is published again with the same arguments, every id of its batch.
+and its row's delete). A copy is cheap: it finds the row gone, or its lock held, and
+returns. Batches stay batches: a job is published again with the same arguments, every id
+of its batch.
 
 A job with a countdown is a row due later, published by the relay when due, never a broker
 ETA message (Redis hands those back after its visibility timeout while a worker still holds
@@ -63,9 +68,12 @@ from outbox.models import Job
 logger = logging.getLogger(__name__)
 
 JOB_HEADER = "knock_job"
-# How long a published job may wait unstarted before the relay publishes it again; each
-# publication doubles it, up to MAX_BACKOFF (which also caps the backoff after failures).
+# How long a published job may wait unstarted, the queue empty, before the relay publishes
+# it again (a worker may have just taken it); also the first backoff after a failure, which
+# doubles with every attempt up to MAX_BACKOFF.
 LEASE = timedelta(seconds=5)
+# How long a published job may wait unstarted however busy the queue is.
+STALE = timedelta(seconds=30)
 MAX_BACKOFF = timedelta(minutes=5)
 RELAY_BATCH = 100
 # The outbox's advisory locks are (LOCK_SPACE, id mod LOCK_KEYS): PostgreSQL's two-int
@@ -83,8 +91,16 @@ def write_jobs(task, arg_lists: Sequence[Sequence], *, countdown: float | None =
         return
     now = timezone.now()
     due = now + (timedelta(seconds=countdown) if countdown is not None else LEASE)
+    published = now if countdown is None else None
     jobs = Job.objects.bulk_create(
-        Job(task=task.name, args=list(args), available_at=due, created_at=now) for args in arg_lists
+        Job(
+            task=task.name,
+            args=list(args),
+            available_at=due,
+            published_at=published,
+            created_at=now,
+        )
+        for args in arg_lists
     )
     if countdown is None:
         transaction.on_commit(lambda: _publish(jobs))
@@ -107,13 +123,11 @@ def _publish(jobs: Sequence[Job]) -> None:
         try:
             task.delay(*job.args)
         except BrokerError as exc:
+            unpublished = [later.pk for later in jobs[position:]]
             logger.warning(
-                "outbox: %d job(s) from %s (%s) not published (%s); the relay will publish them",
-                len(jobs) - position,
-                job.pk,
-                job.task,
-                exc,
+                "outbox: jobs %s not published (%s); the relay will publish them", unpublished, exc
             )
+            Job.objects.filter(pk__in=unpublished).update(published_at=None)
             return
         finally:
             _publishing.reset(token)
@@ -131,23 +145,36 @@ def _backoff(attempts: int) -> timedelta:
 
 
 def relay(*, now: datetime | None = None) -> int:
-    """Publish the due jobs no worker is running; returns how many were published."""
+    """Publish the due jobs that no worker runs and no message waits for (see the module
+    docstring); returns how many were published."""
     now = now or timezone.now()
     if not Job.objects.filter(available_at__lte=now).exists():
         return 0  # the usual tick: one indexed read, no transaction, no lock
     with transaction.atomic():
         # SKIP LOCKED: the relays of several workers take different rows.
-        due = list(
+        rows = list(
             Job.objects.select_for_update(skip_locked=True)
             .filter(available_at__lte=now)
             .order_by("available_at")[:RELAY_BATCH]
         )
-        running = _running([job.pk for job in due])
-        due = [job for job in due if job.pk not in running]
+        running = _running([job.pk for job in rows])
+        due, queued = [], []
+        for job in rows:
+            if job.pk in running:
+                continue
+            # Published and never started: in the queue, or its message was lost.
+            in_queue = job.published_at is not None and job.started_at is None
+            if not in_queue or job.published_at <= now - STALE:
+                due.append(job)
+            elif job.published_at <= now - LEASE:
+                queued.append(job)
+        if queued and _queue_empty():
+            due += queued
         for job in due:
             job.attempts += 1
-            job.available_at = now + _backoff(job.attempts)
-        bulk_update(due, ["attempts", "available_at"])
+            job.available_at = now + LEASE
+            job.published_at, job.started_at = now, None
+        bulk_update(due, ["attempts", "available_at", "published_at", "started_at"])
     if due:
         logger.info(
             "outbox: publishing again %s",
@@ -155,6 +182,18 @@ def relay(*, now: datetime | None = None) -> int:
         )
         _publish(due)
     return len(due)
+
+
+def _queue_empty() -> bool:
+    """Whether the queue jobs go to holds no message now."""
+    with app.pool.acquire(block=True) as conn:
+        try:
+            declared = conn.default_channel.queue_declare(
+                queue=app.conf.task_default_queue, passive=True
+            )
+        except conn.channel_errors:  # Redis keeps no empty list: no such queue, no message
+            return True
+    return declared.message_count == 0
 
 
 def _running(job_ids: list[int]) -> set[int]:
@@ -175,20 +214,21 @@ def _running(job_ids: list[int]) -> set[int]:
 def job_start(*, job_id: int) -> bool:
     """Claim a job for this delivery; False when it is done or another worker runs it.
 
-    The row is marked due now: while this run holds the lock the relay leaves it alone,
-    and if the run dies with its worker, the next relay tick publishes it again.
+    The row is marked started and due now: while this run holds the lock the relay leaves
+    it alone, and if the run dies with its worker, the next relay tick publishes it again.
     """
     now = timezone.now()
     if connection.vendor != "postgresql":
         # No advisory locks: the row is this run's until the hard time limit has passed.
         limit = timedelta(seconds=settings.CELERY_TASK_TIME_LIMIT)
-        return Job.objects.filter(pk=job_id).update(available_at=now + limit) == 1
+        claimed = Job.objects.filter(pk=job_id).update(available_at=now + limit, started_at=now)
+        return claimed == 1
     table = connection.ops.quote_name(Job._meta.db_table)
     with connection.cursor() as cursor:
         cursor.execute(
-            f"UPDATE {table} SET available_at = %s WHERE id = %s"
+            f"UPDATE {table} SET available_at = %s, started_at = %s WHERE id = %s"
             " RETURNING pg_try_advisory_lock(%s, mod(id, %s)::int)",
-            [now, job_id, LOCK_SPACE, LOCK_KEYS],
+            [now, now, job_id, LOCK_SPACE, LOCK_KEYS],
         )
         row = cursor.fetchone()
     return row is not None and row[0]
@@ -209,14 +249,18 @@ def job_done(*, job_id: int) -> None:
 
 
 def job_release(*, job_id: int, retry_in: float | None) -> None:
-    """The run failed: the row stays, due after `retry_in` seconds (a retry Celery has
-    scheduled) and a lease, or after the backoff its attempts have earned."""
+    """The run failed: the row stays. Celery has scheduled a retry in `retry_in` seconds:
+    its message is the one to wait for, a lease past then. Otherwise none is: the relay
+    publishes the job after the backoff its attempts have earned."""
     attempts = Job.objects.filter(pk=job_id).values_list("attempts", flat=True).first()
     if attempts is not None:
-        wait = LEASE + timedelta(seconds=retry_in) if retry_in is not None else None
+        now = timezone.now()
+        if retry_in is not None:
+            due, published = now + timedelta(seconds=retry_in) + LEASE, now
+        else:
+            due, published = now + _backoff(attempts + 1), None
         Job.objects.filter(pk=job_id).update(
-            attempts=attempts + 1,
-            available_at=timezone.now() + (wait or _backoff(attempts + 1)),
+            attempts=attempts + 1, available_at=due, published_at=published, started_at=None
         )
     if connection.vendor == "postgresql":
         with connection.cursor() as cursor:

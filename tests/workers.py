@@ -8,6 +8,7 @@ an OOM-killed container would; a supervisor (here `Workers`) starts a replacemen
 
 from __future__ import annotations
 
+import ctypes
 import os
 import random
 import signal
@@ -26,6 +27,13 @@ from outbox import services as outbox
 from tournaments.models import Table, TableMatch, Tournament
 
 ROOT = Path(__file__).resolve().parent.parent
+PR_SET_PDEATHSIG = 1
+
+
+def _die_with_the_test() -> None:
+    """In a worker before it starts: the kernel kills it if the process that started it
+    dies (a test run stopped with SIGTERM runs no cleanup)."""
+    ctypes.CDLL(None).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
 
 
 def database_url() -> str:
@@ -92,7 +100,13 @@ class Workers:
         ]
         with open(self.logs / f"{name}.log", "wb") as log:
             self.procs[name] = subprocess.Popen(
-                command, cwd=ROOT, env=env, stdout=log, stderr=log, start_new_session=True
+                command,
+                cwd=ROOT,
+                env=env,
+                stdout=log,
+                stderr=log,
+                start_new_session=True,
+                preexec_fn=_die_with_the_test,
             )
         return name
 

@@ -2,6 +2,7 @@
 settled by the run that completes it, and published again by the relay when it is lost."""
 
 import time
+import uuid
 from datetime import timedelta
 
 import psycopg
@@ -11,6 +12,7 @@ from django.db import OperationalError, connection, transaction
 from django.utils import timezone
 from kombu.exceptions import OperationalError as BrokerError
 
+from config.celery import app as celery_app
 from config.errors import Conflict
 from config.jobs import enqueue, enqueue_many
 from outbox import services
@@ -104,6 +106,7 @@ def test_a_broker_down_at_commit_fails_nothing_and_the_relay_publishes_later(mon
     assert started.status == Tournament.Status.RUNNING
     job = Job.objects.get()
     assert (job.task, job.args, job.attempts) == ("tournaments.tasks.start_tables", [started.pk], 0)
+    assert job.published_at is None  # no message to wait for
     published = []
     monkeypatch.setattr(tournament_tasks.start_tables, "delay", lambda *a: published.append(a))
     assert services.relay() == 0  # not due before its lease has run out
@@ -111,8 +114,50 @@ def test_a_broker_down_at_commit_fails_nothing_and_the_relay_publishes_later(mon
     assert services.relay(now=later) == 1
     assert published == [(started.pk,)]
     job.refresh_from_db()
-    assert job.attempts == 1
-    assert job.available_at == later + services.LEASE  # the lease doubles: 5 s, then 10 s
+    assert (job.attempts, job.published_at, job.available_at) == (1, later, later + services.LEASE)
+
+
+def test_a_job_in_a_busy_queue_is_not_copied_until_it_is_stale(monkeypatch):
+    """Copies of a job still waiting in a slow queue would only make the queue longer."""
+    published = []
+    monkeypatch.setattr(remember, "delay", lambda *args: published.append(args))
+    enqueue("tests.outbox.remember", 13)
+    assert published == [(13,)]
+    busy = [True]
+    monkeypatch.setattr(services, "_queue_empty", lambda: not busy[0])
+    assert services.relay(now=timezone.now() + services.LEASE) == 0
+    busy[0] = False  # drained, and the job never started: its message was lost
+    assert services.relay(now=timezone.now() + services.LEASE) == 1
+    busy[0] = True
+    assert services.relay(now=timezone.now() + services.STALE) == 0  # published again since
+    assert services.relay(now=timezone.now() + 2 * services.STALE) == 1  # however busy
+    assert published == [(13,), (13,), (13,)]
+
+
+def test_the_relay_asks_the_broker_whether_the_queue_is_empty(monkeypatch):
+    queue = f"knock-outbox-{uuid.uuid4().hex[:8]}"
+    monkeypatch.setitem(celery_app.conf, "task_default_queue", queue)
+    assert services._queue_empty()  # Redis has no such list yet
+    remember.apply_async((14,), queue=queue)
+    try:
+        assert not services._queue_empty()
+    finally:
+        with celery_app.connection_for_write() as conn:
+            conn.default_channel.queue_purge(queue)
+
+
+def test_the_relay_passes_over_a_job_this_worker_cannot_run(monkeypatch, caplog):
+    published = []
+    monkeypatch.setattr(remember, "delay", lambda *args: published.append(args))
+    now = timezone.now()
+    Job.objects.create(task="newer.release.task", args=[1], available_at=now, created_at=now)
+    enqueue("tests.outbox.remember", 12)
+    published.clear()
+    monkeypatch.setattr(services, "_queue_empty", lambda: True)
+    assert services.relay(now=timezone.now() + services.LEASE) == 2
+    assert published == [(12,)]
+    assert "newer.release.task, which this process does not know" in caplog.text
+    assert Job.objects.get(task="newer.release.task").attempts == 1  # due again later
 
 
 def test_the_relay_passes_over_a_job_this_worker_cannot_run(monkeypatch, caplog):
@@ -135,6 +180,7 @@ def test_the_relay_leaves_alone_a_job_a_worker_is_running(monkeypatch):
     enqueue_many("tests.outbox.remember", [(5,), (6,)])
     running = Job.objects.order_by("pk").first()
     published.clear()
+    monkeypatch.setattr(services, "_queue_empty", lambda: True)
     params = connection.get_connection_params()
     with psycopg.connect(**params, autocommit=True) as worker:  # another worker's session
         key = running.pk % services.LOCK_KEYS
