@@ -61,36 +61,45 @@ class Client:
 
 def api_player(port: int, number: int, room_id: int, deadline: float, out: dict, lock) -> None:
     """Play gin against a bot through the API, match after match, choosing moves at random
-    among the legal ones (the bot on the worker does the thinking)."""
+    among the legal ones (the bot on the worker does the thinking). A 429 (the API's rate
+    limits) is waited out and counted, not an error."""
     client = Client(port)
+
+    def call(method: str, path: str, body=None) -> tuple[int, dict]:
+        while True:
+            status, answer = client.call(method, path, body)
+            if status != 429:
+                return status, answer
+            with lock:
+                out["api_throttled"] += 1
+            time.sleep(5)
+
     name = f"soak{number}-{os.getpid()}"
-    client.call("POST", "/api/auth/register/", {"username": name, "password": "soak-passphrase"})
-    _, body = client.call(
-        "POST", "/api/auth/token/", {"username": name, "password": "soak-passphrase"}
-    )
+    call("POST", "/api/auth/register/", {"username": name, "password": "soak-passphrase"})
+    _, body = call("POST", "/api/auth/token/", {"username": name, "password": "soak-passphrase"})
     client.headers["Authorization"] = f"Token {body['token']}"
     while time.monotonic() < deadline:
-        status, body = client.call("POST", f"/api/rooms/{room_id}/play/", {"opponent": "bot"})
+        status, body = call("POST", f"/api/rooms/{room_id}/play/", {"opponent": "bot"})
         if status != 201:
             with lock:
                 out["api_errors"].append(f"play {status} {body}")
             time.sleep(1)
             continue
         match_id = body["match"]
-        status, view = client.call("GET", f"/api/matches/{match_id}/")
+        status, view = call("GET", f"/api/matches/{match_id}/")
         while view.get("status") == "active" and time.monotonic() < deadline:
             if not view["your_turn"]:
-                time.sleep(0.05)
-                status, view = client.call("GET", f"/api/matches/{match_id}/")
+                time.sleep(0.2)
+                status, view = call("GET", f"/api/matches/{match_id}/")
                 continue
             action = random.choice(view["legal_actions"])
-            status, answer = client.call(
+            status, answer = call(
                 "POST", f"/api/matches/{match_id}/actions/", {"seq": view["seq"], "action": action}
             )
             if status != 200:
                 with lock:
                     out["api_errors"].append(f"act {status} {answer}")
-                status, view = client.call("GET", f"/api/matches/{match_id}/")
+                status, view = call("GET", f"/api/matches/{match_id}/")
                 continue
             view = answer
         if view.get("status") != "active":
@@ -177,7 +186,7 @@ def main() -> None:
     options = {"gin": {"target": 25}, "basic": {"target": 50}, "indian": {"deals": 2}}
     first_match = Match.objects.order_by("-pk").values_list("pk", flat=True).first() or 0
 
-    out = {"api_matches": 0, "api_errors": []}
+    out = {"api_matches": 0, "api_errors": [], "api_throttled": 0}
     lock = threading.Lock()
     deadline = time.monotonic() + args.minutes * 60
     clients = [
@@ -254,6 +263,7 @@ def main() -> None:
                 "worker_restarts": sum("exited with" in line for line in trouble),
                 "trouble_lines": trouble[:20],
                 "api_errors": out["api_errors"][:20],
+                "api_throttled": out["api_throttled"],
                 "healthz_not_200": unhealthy[:20],
                 "stopped_in_seconds": round(stopped_in, 1),
             }
