@@ -160,19 +160,6 @@ def test_the_relay_passes_over_a_job_this_worker_cannot_run(monkeypatch, caplog)
     assert Job.objects.get(task="newer.release.task").attempts == 1  # due again later
 
 
-def test_the_relay_passes_over_a_job_this_worker_cannot_run(monkeypatch, caplog):
-    published = []
-    monkeypatch.setattr(remember, "delay", lambda *args: published.append(args))
-    now = timezone.now()
-    Job.objects.create(task="newer.release.task", args=[1], available_at=now, created_at=now)
-    enqueue("tests.outbox.remember", 12)
-    published.clear()
-    assert services.relay(now=timezone.now() + services.LEASE) == 2
-    assert published == [(12,)]
-    assert "newer.release.task, which this process does not know" in caplog.text
-    assert Job.objects.get(task="newer.release.task").attempts == 1  # due again later
-
-
 @pytest.mark.postgres
 def test_the_relay_leaves_alone_a_job_a_worker_is_running(monkeypatch):
     published = []
