@@ -48,6 +48,10 @@ def _registered_tasks():
 
     Celery discovers `<app>.tasks` lazily, when a worker starts; a web process that
     announces work has imported none of them, so the first lookup imports them all.
+    Forced discovery imports the modules and nothing else: `import_default_modules` would
+    also make Celery's Django fix-up run `django.setup()` and the system checks again, and
+    in a worker's pool process that re-applies Django's logging over Celery's (pool
+    processes that had enqueued work were seen to stop logging).
     """
-    app.loader.import_default_modules()
+    app.autodiscover_tasks(force=True)
     return app.tasks
