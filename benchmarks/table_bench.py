@@ -53,7 +53,7 @@ for n in range(COUNT):
     player = services.player_for_user(user)
     session = SessionStore()
     session[SESSION_KEY] = str(player.user.pk)
-    session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+    session[BACKEND_SESSION_KEY] = "gameplay.backends.CaseInsensitiveModelBackend"
     session[HASH_SESSION_KEY] = player.user.get_session_auth_hash()
     session.create()
     match = services.match_create(

@@ -176,7 +176,7 @@ CONTENT_SECURITY_POLICY = {
 # --- Login lock-out (django-axes): every login form and the API's token endpoint ------
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",  # refuses a locked-out login before checking it
-    "django.contrib.auth.backends.ModelBackend",
+    "gameplay.backends.CaseInsensitiveModelBackend",  # "ALICE" signs in as Alice
 ]
 AXES_FAILURE_LIMIT = 5  # failed logins of one username from one address...
 AXES_COOLOFF_TIME = timedelta(minutes=15)  # ...lock it out from there for this long

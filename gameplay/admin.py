@@ -10,6 +10,9 @@ import uuid
 
 from django import forms
 from django.contrib import admin, messages
+from django.contrib.auth import get_user_model
+from django.contrib.auth.admin import UserAdmin
+from django.contrib.auth.forms import AdminUserCreationForm, UserChangeForm
 from django.core.exceptions import ValidationError
 from django.template.response import TemplateResponse
 from django.utils.html import format_html
@@ -32,6 +35,7 @@ from gameplay.models import (
     Title,
     XpEntry,
 )
+from gameplay.usernames import UsernameError, normalize_username
 
 
 class ReadOnlyInline(admin.TabularInline):
@@ -100,6 +104,39 @@ class GrantRewardForm(forms.Form):
     reason = forms.CharField(max_length=100, initial="Granted by an admin")
     # Minted when the form is shown, so submitting the same form twice grants once.
     grant_id = forms.UUIDField(widget=forms.HiddenInput)
+
+
+class UsernameRulesMixin:
+    """An admin creating or renaming an account obeys the same username rules as sign-up."""
+
+    def clean_username(self):
+        try:
+            name = normalize_username(self.cleaned_data.get("username"))
+        except UsernameError as exc:
+            raise ValidationError(str(exc), code=exc.code) from None
+        others = get_user_model().objects.filter(username__iexact=name)
+        if self.instance.pk is not None:
+            others = others.exclude(pk=self.instance.pk)
+        if others.exists():
+            raise ValidationError("That username is taken.", code="username_taken")
+        return name
+
+
+class KnockUserCreationForm(UsernameRulesMixin, AdminUserCreationForm):
+    pass
+
+
+class KnockUserChangeForm(UsernameRulesMixin, UserChangeForm):
+    pass
+
+
+admin.site.unregister(get_user_model())
+
+
+@admin.register(get_user_model())
+class KnockUserAdmin(UserAdmin):
+    add_form = KnockUserCreationForm
+    form = KnockUserChangeForm
 
 
 @admin.register(Player)

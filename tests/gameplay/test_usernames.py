@@ -128,3 +128,54 @@ def test_the_migration_renames_later_accounts_whose_names_differ_only_in_case(ca
     assert names[squatter.pk] == f"alice-{second.pk}"
     assert names[other.pk] == "bob"
     assert f"now 'ALICE-{third.pk}'" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("typed", ["alice", "ALICE", "\uff21lice"])
+def test_signing_in_takes_the_name_in_any_case_or_compatibility_form(api_client, client, typed):
+    register(api_client, "Alice")
+    token = api_client.post("/api/auth/token/", {"username": typed, "password": PASSWORD})
+    assert token.status_code == 200 and token.json()["token"]
+    page = client.post("/accounts/login/", {"username": typed, "password": PASSWORD})
+    assert page.status_code == 302
+    assert client.get("/api/me/").json()["display_name"] == "Alice"
+
+
+def test_a_wrong_password_is_refused_whatever_the_case(api_client):
+    register(api_client, "Alice")
+    response = api_client.post("/api/auth/token/", {"username": "alice", "password": "nope"})
+    assert response.status_code == 400
+
+
+def admin_user_form(admin_client, url: str, username: str):
+    return admin_client.post(
+        url, {"username": username, "password1": PASSWORD, "password2": PASSWORD}
+    )
+
+
+@pytest.mark.parametrize(
+    ("name", "message"),
+    [("alice", "That username is taken."), ("ali\u200bce", "U+200B"), ("bot-greedy-9", "bots")],
+)
+def test_admins_creating_an_account_obey_the_username_rules(admin_client, name, message):
+    services.player_register(username="Alice", password=PASSWORD)
+    response = admin_user_form(admin_client, "/admin/auth/user/add/", name)
+    assert response.status_code == 200  # the form again, with the error
+    assert message in response.content.decode()
+    assert get_user_model().objects.count() == 2  # Alice and the admin
+
+
+def test_admins_renaming_an_account_obey_the_username_rules(admin_client):
+    services.player_register(username="Alice", password=PASSWORD)
+    bob = services.player_register(username="Bob", password=PASSWORD).user
+    url = f"/admin/auth/user/{bob.pk}/change/"
+    form = {
+        "username": "ALICE",
+        "date_joined_0": "2026-01-01",
+        "date_joined_1": "00:00:00",
+        "is_active": "on",
+    }
+    assert "That username is taken." in admin_client.post(url, form).content.decode()
+    form["username"] = "\uff42ob"  # Bob keeps his own name in another form: allowed
+    assert admin_client.post(url, form).status_code == 302
+    bob.refresh_from_db()
+    assert bob.username == "bob"
