@@ -3,6 +3,9 @@ are the Celery workers and beat alive (their heartbeats, config/ops/heartbeats.p
 
 200 with every check "ok", or 503 with each failing check saying what is wrong, e.g.
 `"workers": "stale: celery@host last seen 42 s ago"`.
+
+`?only=database,broker` runs just those checks: what a web process's own liveness probe
+should ask, so a dead worker marks the workers unhealthy, not every web process.
 """
 
 import logging
@@ -56,8 +59,22 @@ CHECKS = {
 @never_cache
 @require_GET
 def healthz(request):
+    names = [name for name in request.GET.get("only", "").split(",") if name] or list(CHECKS)
+    unknown = sorted(set(names) - set(CHECKS))
+    if unknown:
+        return JsonResponse(
+            {
+                "error": {
+                    "code": "unknown_check",
+                    "message": f"No such check: {', '.join(unknown)}.",
+                    "details": {"checks": list(CHECKS)},
+                }
+            },
+            status=400,
+        )
     report, healthy = {}, True
-    for name, check in CHECKS.items():
+    for name in names:
+        check = CHECKS[name]
         try:
             report[name] = check()
         except Unhealthy as finding:

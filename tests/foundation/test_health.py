@@ -73,3 +73,18 @@ def test_healthz_says_when_no_beat_ever_reported(client, alive):
     response = client.get("/healthz")
     assert response.status_code == 503
     assert response.json() == ALL_OK | {"beat": "missing: no beat has sent a heartbeat"}
+
+
+def test_only_runs_the_checks_named(client):
+    """A web liveness probe asks for what the web process needs: no heartbeats here."""
+    response = client.get("/healthz?only=database,broker")
+    assert response.status_code == 200
+    assert response.json() == {"database": "ok", "broker": "ok"}
+    assert client.get("/healthz").status_code == 503  # the workers and beat are missing
+
+
+def test_only_refuses_an_unknown_check(client):
+    response = client.get("/healthz?only=database,disk")
+    assert response.status_code == 400
+    assert response.json()["error"]["code"] == "unknown_check"
+    assert "disk" in response.json()["error"]["message"]
