@@ -1,9 +1,16 @@
 """Services announce work by task name; the name must resolve in any process."""
 
+import re
 import subprocess
 import sys
+import time
 
+import pytest
 from django.conf import settings
+
+from gameplay import services
+from gameplay.models import Match
+from tests.workers import Workers, database_url
 
 
 def test_a_process_that_imported_no_tasks_module_still_finds_every_task():
@@ -27,3 +34,27 @@ def test_a_process_that_imported_no_tasks_module_still_finds_every_task():
         cwd=settings.BASE_DIR,
         env={"DJANGO_SETTINGS_MODULE": "config.settings", "PATH": "/usr/bin:/bin"},
     )
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_a_worker_process_keeps_logging_after_it_announces_work(celery_test_queue, monkeypatch):
+    """The first `enqueue` in a pool process imports every tasks module; done through
+    Celery's Django fix-up that re-ran Django's logging setup over Celery's, and the pool
+    process logged nothing more. Here one pool process plays a bots' match: its first
+    task announces the next ones, and the later tasks' lines must still reach the log."""
+    monkeypatch.setenv("KNOCK_WORKER_LOGLEVEL", "INFO")
+    bots = services.bot_players(kind="greedy", count=2)
+    with Workers(count=1, queue=celery_test_queue, database=database_url()) as workers:
+        match = services.match_create(variant="gin", options={"target": 1}, players=bots)
+        deadline = time.monotonic() + 60
+        while match.status != Match.Status.FINISHED or match.finalized_at is None:
+            assert time.monotonic() < deadline, f"match not finished; logs in {workers.logs}"
+            time.sleep(0.1)
+            match.refresh_from_db()
+        (log,) = workers.logs.iterdir()
+        deadline = time.monotonic() + 10
+        while "gameplay.tasks.finalize_match" not in (text := log.read_text()):
+            assert time.monotonic() < deadline, text[-2000:]
+            time.sleep(0.1)
+    assert re.search(r"Task gameplay\.tasks\.finalize_match\[.*\] succeeded", text), text[-2000:]
