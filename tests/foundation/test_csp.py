@@ -83,3 +83,28 @@ def test_the_admin_works_under_the_policy(page, login):
     assert page.locator("input.vDateField").first.input_value()
     page.goto("/admin/auth/user/add/")
     page.wait_for_selector("#id_username")
+
+
+@pytest.mark.django_db
+def test_the_browsable_api_keeps_the_policy_and_only_lets_style_attributes_apply(client):
+    client.force_login(UserFactory(username="reader"))
+    response = client.get("/api/rooms/", HTTP_ACCEPT="text/html")
+    assert response.status_code == 200 and b"<html" in response.content
+    rules = policy(response)
+    assert rules["style-src-attr"] == ["'unsafe-inline'"]
+    assert "'unsafe-inline'" not in rules["script-src"] + rules["style-src"]
+    for nonce in re.findall(r'<style nonce="([^"]+)"', response.content.decode()):
+        assert f"'nonce-{nonce}'" in rules["style-src"]
+    assert not re.search(r"<style>", response.content.decode())
+    assert "style-src-attr" not in policy(client.get("/api/rooms/", HTTP_ACCEPT="application/json"))
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_the_browsable_api_renders_under_the_policy(page, login):
+    """The `page` fixture fails the test on any violation Chromium reports."""
+    UserFactory(username="reader")
+    login("reader")
+    page.goto("/api/rooms/")
+    page.wait_for_selector(".response-info")
+    assert page.locator(".request-info").count() == 1
