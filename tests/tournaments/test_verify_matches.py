@@ -1,0 +1,38 @@
+"""Every match of a tournament, as the API publishes it once over, passes `engine.verify`
+(the check anyone can run without trusting Knock), forfeits included."""
+
+import json
+
+import pytest
+
+from engine.verify import main
+from gameplay.models import Match
+from tests.tournaments.helpers import bots, drive, lose, open_tournament, register_all
+from tournaments import services
+
+pytestmark = pytest.mark.django_db
+
+
+def test_every_match_of_a_tournament_verifies_from_the_api(api_client, tmp_path, capsys):
+    tournament = open_tournament(show_up_seconds=0, best_of=1)
+    players = bots(8)
+    register_all(tournament, players)
+    services.tournament_start(tournament_id=tournament.pk)
+    for table_id in services.waiting_tables(tournament_id=tournament.pk, limit=100):
+        services.table_start(table_id=table_id)
+    lose(tournament, players[0])  # one match ends in a forfeit
+    drive(tournament)
+    matches = Match.objects.filter(tournament_table__table__tournament=tournament)
+    assert matches.count() == 7
+    for match in matches:
+        api_client.force_authenticate(match.seats.first().player.user)  # a seat sees it now
+        published = api_client.get(f"/api/matches/{match.pk}/").json()
+        path = tmp_path / f"{match.pk}.json"
+        path.write_text(json.dumps(published))
+        assert main(["--quiet", str(path)]) == 0, capsys.readouterr().err
+        number = len(published["moves"]) + 1
+        illegal = {"type": "discard", "card": "JK"}  # no joker in Gin's deck
+        published["moves"].append({"number": number, "seat": 0, "action": illegal})
+        path.write_text(json.dumps(published))
+        assert main(["--quiet", str(path)]) == 1
+        assert "is illegal" in capsys.readouterr().err
