@@ -1,9 +1,12 @@
 """Django admin for tournaments: settings and prizes are edited here before the draw; entries
 and the bracket only move through tournaments.services, which the actions call."""
 
+import secrets
+
 from django import forms
 from django.contrib import admin, messages
 from django.core.exceptions import ValidationError
+from django.utils.html import format_html
 
 from config.errors import DomainError
 from tournaments import services
@@ -40,7 +43,6 @@ class TournamentForm(forms.ModelForm):
             *services.EDITABLE,
             "table_size",
             "advance",
-            "seed",
             "entry_fee",
         ]
 
@@ -108,8 +110,21 @@ class TournamentAdmin(admin.ModelAdmin):
     def get_readonly_fields(self, request, obj=None):
         if obj is not None and obj.status not in services.BEFORE_START:
             # The bracket is drawn: its settings are history now.
-            return [f.name for f in Tournament._meta.fields]
+            drawn = [f.name for f in Tournament._meta.fields if f.name != "seed"]
+            return [*drawn, "revealed_seed"]
         return self.readonly_fields
+
+    def save_model(self, request, obj, form, change):
+        # Nobody chooses the secret every deal derives from, staff included.
+        if not obj.seed:
+            obj.seed = secrets.token_hex(16)
+        super().save_model(request, obj, form, change)
+
+    @admin.display(description="seed")
+    def revealed_seed(self, tournament: Tournament):
+        if tournament.status != Tournament.Status.FINISHED:
+            return format_html("<em>{}</em>", "secret until the tournament ends")
+        return tournament.seed
 
 
 @admin.action(description="Set the disputed match aside and play it again")

@@ -80,3 +80,21 @@ def test_adding_in_admin_validates_the_settings(admin_client):
     )
     assert created.status_code == 302
     assert Tournament.objects.get(name="Admin Cup").status == Tournament.Status.DRAFT
+    chosen = Tournament.objects.get(name="Admin Cup").seed
+    assert chosen != "s" and len(chosen) == 32  # the posted seed is ignored: a secret one
+
+
+def test_staff_never_see_or_set_a_tournaments_seed_before_it_ends(admin_client):
+    """Every deal of a tournament derives from its seed: whoever knew it before the end
+    could know every hand."""
+    tournament = open_tournament(name="Secret Cup", show_up_seconds=0)
+    url = f"/admin/tournaments/tournament/{tournament.pk}/change/"
+    assert tournament.seed not in admin_client.get(url).content.decode()
+    register_all(tournament, bots(4))
+    services.tournament_start(tournament_id=tournament.pk)
+    page = admin_client.get(url).content.decode()
+    assert tournament.seed not in page and "secret until the tournament ends" in page
+    for listing in ("/admin/tournaments/tournament/", "/admin/tournaments/table/"):
+        assert tournament.seed not in admin_client.get(listing).content.decode()
+    Tournament.objects.filter(pk=tournament.pk).update(status=Tournament.Status.FINISHED)
+    assert tournament.seed in admin_client.get(url).content.decode()
