@@ -7,6 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tournaments.formats import swiss
 from tournaments.formats.swiss import Game, default_rounds, pair_round, scores
 from tournaments.formats.tiebreaks import standings
 
@@ -212,6 +213,31 @@ def test_validation():
         pair_round([1])
     with pytest.raises(ValueError, match="twice"):
         pair_round([1, 1])
+
+
+@given(st.integers(min_value=2, max_value=10), st.randoms(use_true_random=False))
+@FAST
+def test_blossom_search_alone_finds_a_maximum_matching(n, rng):
+    """Edmonds' algorithm on random graphs (odd cycles included), from an empty matching,
+    reaches the brute-force maximum: the guarantee behind "no repeat while avoidable"."""
+    edges = {frozenset(e) for e in combinations(range(n), 2) if rng.random() < 0.4}
+
+    def allowed(a, b):
+        return frozenset((a, b)) in edges
+
+    mate = [-1] * n
+    swiss._blossom(n, mate, allowed)
+    assert all(mate[mate[v]] == v and allowed(v, mate[v]) for v in range(n) if mate[v] != -1)
+
+    def best(rest):
+        if len(rest) < 2:
+            return 0
+        a, tail = rest[0], rest[1:]
+        options = [best(tail)]
+        options += [1 + best([x for x in tail if x != b]) for b in tail if allowed(a, b)]
+        return max(options)
+
+    assert sum(m != -1 for m in mate) // 2 == best(list(range(n)))
 
 
 # --- tie-breaks ---------------------------------------------------------------------------

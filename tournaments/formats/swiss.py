@@ -37,11 +37,15 @@ The shape is the FIDE Dutch system (FIDE Handbook C.04.3) stripped to what rummy
   one who sat second last time; then, like the Dutch system's colour alternation down the
   boards, the higher-ranked player sits first on odd boards and second on even ones.
 
-Complexity: the greedy pass is O(n * r) for n players in round r (a rank-ordered scan per
-player that stops at the first opponent not yet met). Each blossom search is O(n^2) at worst
-(implicit dense graph); it runs once per stranded player, a handful in practice, and O(n)
-when an augmenting path is found within a player's nearest neighbours, as it is at scale
-(`benchmarks/formats_bench.py` pairs 4,096 players well under its 2 s bound).
+Complexity: reading the history is O(games); the greedy pass is O(n * r) for n players in
+round r (a rank-ordered scan per player that stops at the first opponent not yet met). The
+repair first tries the shortest augmenting paths (stranded x takes a, a's partner b takes
+stranded y), O(n) per stranded player, which fixes what the greedy leaves in practice; the
+full blossom search, O(n) per edge scan plus O(n) per blossom contraction (O(n^3) for a
+whole matching at worst, on the implicit dense graph "not met yet"), runs only for what is
+left, and only once per vertex (a vertex with no augmenting path keeps none). At 4,096
+players a late round pairs in about 0.2 s on the shared 2-core machine
+(`benchmarks/formats_bench.py`, against its 2 s bound).
 """
 
 from __future__ import annotations
@@ -236,7 +240,18 @@ def _candidates(s1: list[int], s2: list[int], i: int) -> Iterator[int]:
 
 
 def _repair(total: int, mate: list[int], allowed) -> None:
-    """Edmonds' blossom algorithm: augment from every unpaired vertex (maximum matching)."""
+    """Edmonds' blossom algorithm: augment from every unpaired vertex (maximum matching).
+
+    Most stranded pairs are fixed by the shortest augmenting path, x - a = b - y (x takes a,
+    b takes y), found in O(n) by `_short_paths`; the full search runs for what is left.
+    """
+    _short_paths(total, mate, allowed)
+    _blossom(total, mate, allowed)
+
+
+def _blossom(total: int, mate: list[int], allowed) -> None:
+    """Augment from each unpaired vertex once: afterwards ``mate`` is a maximum matching
+    (a vertex with no augmenting path keeps none after later augmentations)."""
     for root in range(total - 1, -1, -1):
         if mate[root] == -1:
             end, parent = _find_augmenting(root, total, mate, allowed)
@@ -245,6 +260,31 @@ def _repair(total: int, mate: list[int], allowed) -> None:
                 nxt = mate[prev]
                 mate[end], mate[prev] = prev, end
                 end = nxt
+
+
+def _short_paths(total: int, mate: list[int], allowed) -> None:
+    """Augment along paths of length three, nearest partners first, while any exists."""
+    exposed = [v for v in range(total) if mate[v] == -1]
+    progress = True
+    while progress and len(exposed) > 1:
+        progress = False
+        for x in exposed:
+            if mate[x] != -1:
+                continue
+            for a in _near(x, total):
+                b = mate[a]
+                if not allowed(x, a):
+                    continue
+                if b == -1:  # two stranded players who may meet after all
+                    mate[x], mate[a] = a, x
+                    progress = True
+                    break
+                y = next((y for y in exposed if y != x and mate[y] == -1 and allowed(b, y)), -1)
+                if y != -1:
+                    mate[x], mate[a], mate[b], mate[y] = a, x, y, b
+                    progress = True
+                    break
+        exposed = [v for v in exposed if mate[v] == -1]
 
 
 def _near(v: int, total: int) -> Iterator[int]:
