@@ -265,3 +265,41 @@ def test_validation(bad):
         build_double(bad)
     with pytest.raises(ValueError, match="grand_final"):
         build_double(4, grand_final="twice")
+
+
+@given(entries_counts, finals, rngs)
+@FAST
+def test_no_shows_and_disqualifications_keep_the_bracket_whole(n, grand_final, rng):
+    """Random no-shows and disqualifications: everyone is still placed exactly once, nobody
+    plays twice in a round, a disqualified player never plays again, and nobody is out
+    before two losses unless disqualified, absent with their opponent, or beaten once in a
+    simple grand final."""
+    bracket = build_double(n, grand_final=grand_final)
+    absent = {(e, r) for e in range(1, n + 1) for r in range(1, 20) if rng.random() < 0.05}
+    banned = {e for e in range(1, n + 1) if rng.random() < 0.05}
+    out_at = {}
+
+    def shows(match, e):
+        return (e, match.ref.round) not in absent
+
+    def disqualified(match, e):
+        if e in banned:
+            out_at.setdefault(e, match.ref)
+            return True
+        return False
+
+    outcome = play_out(bracket, list(range(1, n + 1)), random_play(rng), shows, disqualified)
+    assert sorted(outcome.places) == list(range(1, n + 1))
+    seen = Counter(
+        (e, p.ref.side, p.ref.round) for p in outcome.played for e in p.seats if e is not None
+    )
+    assert max(seen.values()) == 1
+    order = {m.ref: i for i, m in enumerate(bracket.matches())}
+    for e, ref in out_at.items():
+        assert not any(e in p.seats and order[p.ref] > order[ref] for p in outcome.played)
+    champion = outcome.champion
+    # A match neither player turned up for sends nobody on: both leave the event there.
+    both_absent = {e for p in outcome.played if p.winner is None for e in p.seats if e}
+    for e in range(1, n + 1):
+        if e not in (champion, *banned, *both_absent) and outcome.places[e] != 2:
+            assert outcome.losses[e] >= 2

@@ -55,10 +55,11 @@ Advancement
 a match whose feeder sent nobody). `advance` turns a result into the seats its two players
 take next. A no-show forfeits the match and takes the loss as if beaten (in the winners'
 bracket they drop into the losers' bracket); ``loser_out=True`` is for a disqualification or
-withdrawal: the loser goes nowhere, in either bracket. `play_out` chains both through a whole
-bracket and computes the placings: champion 1, runner-up 2, losers' final loser 3, then the
-losers of each earlier losers' round share a place (4, 5, 7, 9, 13, ... in a full bracket),
-the usual competition ranking.
+withdrawal: the loser goes nowhere, in either bracket. A match neither player turns up for
+sends nobody on (both leave the event there, one loss each) and the next seats stay empty.
+`play_out` chains both through a whole bracket and computes the placings: champion 1,
+runner-up 2, losers' final loser 3, then the losers of each earlier losers' round share a
+place (4, 5, 7, 9, 13, ... in a full bracket), the usual competition ranking.
 """
 
 from __future__ import annotations
@@ -102,7 +103,9 @@ class Match:
     """One match. ``seeds`` is filled in winners' round one only (``None`` for a bye).
 
     ``winner_to``/``loser_to`` say where its winner and loser go (``None``: champion, or out).
-    ``stage`` orders eliminations for placings: a player knocked out here is placed by it.
+    ``stage`` orders eliminations for placings: a player knocked out here is placed by it
+    (losers' round ``r`` is stage ``r``, the grand final ``2k - 1``; a winners' match carries
+    the stage of the losers' round its loser drops into, for a loser who leaves at once).
     ``reset`` marks the second grand final, played only if the losers' champion wins the first.
     """
 
@@ -142,12 +145,6 @@ class DoubleBracket:
             *(m for rnd in self.losers for m in rnd),
             *self.finals,
         ]
-
-    def drop_stage(self, winners_round: int) -> int:
-        """The elimination stage of a loser of that winners' round who leaves at once."""
-        if not self.losers:
-            return 0
-        return 1 if winners_round == 1 else 2 * winners_round - 2
 
 
 def ordering(kind: Ordering, count: int) -> list[int]:
@@ -214,10 +211,13 @@ def build_double(n_entries: int, *, grand_final: GrandFinal = "reset") -> Double
                 () if j == 1 else (MatchRef("W", j - 1, 2 * m), MatchRef("W", j - 1, 2 * m + 1))
             )
             seeds = first[m] if j == 1 else (None, None)
-            rnd.append(Match(ref, seeds, to, drop, feeders, stage=-1))
+            # A winners' loser who leaves at once (disqualified) is placed with the losers of
+            # the losers' round they would have dropped into.
+            stage = 0 if k == 1 else (1 if j == 1 else 2 * j - 2)
+            rnd.append(Match(ref, seeds, to, drop, feeders, stage))
         winners.append(tuple(rnd))
 
-    # Feeders of each losers' match, from the winners' side, by inverting loser_slot.
+    # Feeders of each losers' match from the winners' side: the inverse of loser_to.
     dropped_in: dict[MatchRef, list[MatchRef]] = {}
     for rnd in winners:
         for m in rnd:
@@ -376,7 +376,7 @@ def play_out(
         out = loser is not None and disqualified(match, loser)
         if winner is None:
             for e in seated:  # neither turned up: both leave here
-                stage_out[e] = _stage(bracket, match)
+                stage_out[e] = match.stage
                 losses[e] += 1
         if loser is not None:
             losses[loser] += 1
@@ -385,7 +385,7 @@ def play_out(
             seats.setdefault(slot.match, [None, None])[slot.seat] = entry
         moved = {e for e, _ in moves}
         if loser is not None and loser not in moved:
-            stage_out[loser] = _stage(bracket, match)
+            stage_out[loser] = match.stage
         if match.ref.side == "F" and winner is not None and not moved:
             champion = winner
     top = bracket.finals[0].stage + 1
@@ -393,13 +393,6 @@ def play_out(
         stage_out[champion] = top
     places = _places(stage_out)
     return Outcome(champion, tuple(played), losses, places)
-
-
-def _stage(bracket: DoubleBracket, match: Match) -> int:
-    """The stage of a player who leaves at this match (a winners' loser: where they'd drop)."""
-    if match.ref.side == "W":
-        return bracket.drop_stage(match.ref.round)
-    return match.stage
 
 
 def _places(stage_out: dict[E, int]) -> dict[E, int]:
