@@ -6,7 +6,9 @@ The shape Challonge calls a two-stage tournament and football calls a group stag
    "pots" habit of seeded draws: every group gets one of the top G seeds, group 1 the best of
    them and the weakest of the next pot, and group sizes differ by at most one.
 2. `group_schedule` is the league's round-robin (`leagues.schedule.round_robin`, the circle
-   method, byes for an odd group), reused as it stands: a group is a tiny league.
+   method, byes for an odd group), reused as it stands: a group is a tiny league. A Swiss
+   group stage needs nothing new: pair each group with `tournaments.formats.swiss.pair_round`
+   and order it with `tournaments.formats.tiebreaks.standings`.
 3. `group_order` ranks a group with the league's standings (`leagues.standings`: points, then
    the tie-breakers a league offers, head-to-head included); players still tied keep their
    seed order, so the qualifying line is always decided.
