@@ -108,8 +108,10 @@ def pair_tables(
     players = list(players)
     if len(set(players)) != len(players):
         raise ValueError("a player is listed twice")
-    if len(players) < 3:
-        raise ValueError(f"a table round needs at least 3 players, got {len(players)}")
+    if len(players) < max(3, table_size - 1):
+        raise ValueError(
+            f"{len(players)} players cannot fill tables of {table_size} or {table_size - 1}"
+        )
     index = {p: i for i, p in enumerate(players)}
     score = table_points(games, points, bye_points)
     ranked = sorted(range(len(players)), key=lambda i: (-score.get(players[i], 0.0), i))
