@@ -128,7 +128,7 @@ def main() -> int:
     line(
         f"  for scale: double elimination played out, {n:,}",
         played,
-        f"{outcome.match_count:,} matches (2n - 2 = {2 * n - 2:,})",
+        f"{outcome.match_count:,} matches (2n - 2 = {2 * n - 2:,}, +1 if the reset is played)",
     )
     return 0 if ok else 1
 
