@@ -849,13 +849,13 @@ def settle(
                 undercut_bonus,
             ),
             _line("knocker_deadwood", "Knocker's deadwood", k_points),
-            _line("defender_deadwood", "less the defender's deadwood after lay-offs", -d_points),
+            _line("defender_deadwood", "Defender's deadwood after lay-offs", -d_points),
         ]
     else:
         kind, winner, points = "knock", "knocker", d_points - k_points
         breakdown = [
             _line("defender_deadwood", "Defender's deadwood after lay-offs", d_points),
-            _line("knocker_deadwood", "less the knocker's deadwood", -k_points),
+            _line("knocker_deadwood", "Knocker's deadwood", -k_points),
         ]
     return Settlement(
         kind=kind,
