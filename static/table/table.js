@@ -556,6 +556,9 @@
       box.append(button(mode === "knock" ? "Cancel knock" : "Knock…", () => {
         mode = mode === "knock" ? null : "knock";
         render();
+        // Keyboard players land on the first knock offered (the least deadwood).
+        const first = mode === "knock" && $("knock-options").querySelector("button");
+        if (first) first.focus();
       }, "knock" + (mode === "knock" ? " on" : "")));
     }
     const chosen = selectedCards();
@@ -723,7 +726,7 @@
         hand.append(box);
       });
     }
-    if (picking) {
+    if (picking && view.status === "active" && order.length) {
       const fresh = el("li", "zone new-group", "+ new group");
       fresh.setAttribute("aria-hidden", "true"); // Alt+↓ on a loose card does it by keyboard
       dropTarget(fresh, "new");
@@ -924,7 +927,10 @@
     if (result.forfeit) box.append(el("p", "muted", `${seatName(result.forfeit.seat)} forfeited (${result.forfeit.reason}).`));
     if (mine !== null) box.append(rewardsPanel());
     box.append(fairPanel());
+    const appearing = box.hidden;
     box.hidden = false;
+    // The match ended while the page was open: bring the showdown and result into view.
+    if (appearing && everOpen) ($("showdown").hidden ? box : $("showdown")).scrollIntoView({ block: "start", behavior: "smooth" });
   }
 
   // What this match earned the seat, from the rows finalize wrote (view.rewards); until

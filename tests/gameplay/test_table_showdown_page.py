@@ -18,6 +18,7 @@ from gameplay import tasks as gameplay_tasks
 from gameplay.models import Match
 from tests.factories import (
     AchievementFactory,
+    BotPlayerFactory,
     LevelFactory,
     PlayerFactory,
     RewardFactory,
@@ -326,3 +327,53 @@ def test_indian_groups_are_built_by_dragging_and_by_keyboard_and_checked_as_buil
     for line in last["breakdown"]:
         assert line["label"] in text
     shot(page, "indian-showdown-1280")
+
+
+def test_a_basic_hand_ends_with_each_losers_cards_counted_line_by_line(open_page, celery_worker):
+    """Basic's showdown: the melds on the table, what each loser still held, and the
+    engine's lines for the points (seed: the person goes out on the 22nd move)."""
+    room = RoomFactory(variant="basic", seats=2, options={"target": 1})
+    ada, bot = PlayerFactory(display_name="Ada"), BotPlayerFactory(display_name="Robo")
+    match = services.match_create(
+        variant="basic", options=room.options, players=[ada, bot], room=room, seed="basic-25"
+    )
+    page = open_page(ada)
+    page.goto(f"/matches/{match.pk}/")
+    page.wait_for_selector("#conn[data-state='live']")
+    deadline = time.monotonic() + 60
+    while page.get_attribute("#knock-table", "data-status") == "active":
+        assert time.monotonic() < deadline, "the hand did not end in time"
+        page.wait_for_selector(TURN)
+        if page.get_attribute("#knock-table", "data-status") != "active":
+            break
+        match.refresh_from_db()
+        action = variants.get("basic").bot_action(games.load(match), 0, bot="greedy")
+        before = seq_of(page)
+        if action["type"] == "draw":
+            page.click("#stock" if action["source"] == "stock" else "#discard .upcard")
+        elif action["type"] == "meld":
+            for text in action["cards"]:
+                page.click(f"#hand .card[data-card='{text}']")
+            page.click("#actions >> text=Meld the selected cards")
+        elif action["type"] == "layoff":
+            page.click(f"#hand .card[data-card='{action['card']}']")
+            page.locator("#melds .meld").nth(action["meld"]).locator("button.layoff").click()
+        else:
+            page.click(f"#hand .card[data-card='{action['card']}']")
+            page.click("#actions >> text=Discard the")
+        wait_seq(page, before + 1)
+    match.refresh_from_db()
+    last = variants.get("basic").replay(match.log, 2, match.seed, match.options).last_hand
+    assert last["winner"] == 0 and last["kind"] == "out"
+    text = page.wait_for_selector("#showdown:not([hidden])").inner_text()
+    [line] = last["breakdown"]
+    assert f"Robo: cards left in hand\t+{line['points']}" in text
+    assert f"You score\t{last['points']}" in text
+    assert "On the table" in text
+    held = set(
+        page.eval_on_selector_all("#showdown [data-card]", "els => els.map(e => e.dataset.card)")
+    )
+    assert set(last["hands"][1]) <= held
+    shot(page, "basic-showdown-1280")
+    page.set_viewport_size({"width": 375, "height": 812})
+    shot(page, "basic-showdown-375")
