@@ -148,3 +148,28 @@ def test_a_tournament_open_to_spectators_opens_its_tables_and_links_them(client)
     assert f'href="/matches/{open_match["id"]}/"' in page and "· watch" in page
     page = client.get(f"/tournaments/{shut.pk}/").content.decode()
     assert f'href="/matches/{shut_match["id"]}/"' not in page
+
+
+def test_organisers_set_spectators_through_the_api_and_the_admin(client, api_client):
+    from tests.tournaments.helpers import organiser
+
+    by = organiser()
+    api_client.force_authenticate(user=by)
+    body = {"name": "Open Gin", "variant": "gin", "options": {"target": 10}}
+    created = api_client.post(
+        "/api/tournaments/", {**body, "spectators_allowed": True}, format="json"
+    )
+    assert created.status_code == 201, created.json()
+    assert created.json()["spectators_allowed"] is True
+    default = api_client.post("/api/tournaments/", body, format="json").json()
+    assert default["spectators_allowed"] is False
+    changed = api_client.patch(
+        f"/api/tournaments/{default['id']}/", {"spectators_allowed": True}, format="json"
+    )
+    assert changed.status_code == 200 and changed.json()["spectators_allowed"] is True
+    admin = PlayerFactory().user
+    admin.is_staff = admin.is_superuser = True
+    admin.save()
+    client.force_login(admin)
+    form = client.get(f"/admin/tournaments/tournament/{default['id']}/change/").content.decode()
+    assert 'name="spectators_allowed"' in form

@@ -124,7 +124,11 @@ def test_two_people_play_a_whole_gin_match_knock_showdown_and_result(open_page, 
                 assert face.locator(".dw").inner_text() == ("gin" if points == 0 else str(points))
                 label = face.get_attribute("aria-label")
                 assert f"{points} deadwood left" in label or points == 0
-            shot(page, f"knock-options-{'375' if seat == 1 else '1280'}")
+            size = page.viewport_size
+            shot(page, f"knock-options-{size['width']}")
+            page.set_viewport_size({"width": 1655 - size["width"], "height": 900})
+            shot(page, f"knock-options-{1655 - size['width']}")
+            page.set_viewport_size(size)
             name = page.locator(f"#hand .card[data-card='{action['card']}']").get_attribute(
                 "aria-label"
             )
@@ -376,4 +380,5 @@ def test_a_basic_hand_ends_with_each_losers_cards_counted_line_by_line(open_page
     assert set(last["hands"][1]) <= held
     shot(page, "basic-showdown-1280")
     page.set_viewport_size({"width": 375, "height": 812})
+    page.wait_for_timeout(400)  # the smooth scroll to the showdown settles first
     shot(page, "basic-showdown-375")
