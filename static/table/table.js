@@ -706,7 +706,9 @@
       });
     }
 
-    if (!zoned) {
+    if (!order.length) {
+      hand.append(el("li", "empty-hand", view.status === "active" ? "No cards in hand." : "No cards left: you went out."));
+    } else if (!zoned) {
       all[all.length - 1].forEach((card, index) => hand.append(slot(card, all.length - 1, index)));
     } else {
       all.forEach((cards, zone) => {
@@ -959,7 +961,7 @@
     }
     const chips = el("div", "chips");
     chips.append(el("span", "chip xp", `+${rewards.xp} XP`));
-    chips.append(el("span", "chip coins", `${rewards.coins < 0 ? "\u2212" : "+"}${Math.abs(rewards.coins)} coins`));
+    if (rewards.coin_lines.length) chips.append(el("span", "chip coins", `${rewards.coins < 0 ? "\u2212" : "+"}${Math.abs(rewards.coins)} coins`));
     rewards.levels.forEach((level) => chips.append(el("span", "chip level", `Level ${level.level} reached${level.title ? ` · ${level.title}` : ""}`)));
     wrap.append(chips);
     const details = el("ul", "reward-lines");
