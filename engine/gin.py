@@ -639,6 +639,9 @@ class Settlement:
     defender_deadwood: list[Card]
     defender_points: int
     layoff_targets: list[int] = field(default_factory=list)
+    # How ``points`` adds up, line by line: {"code", "label", "points"}; the lines sum to
+    # ``points``. Tables show it as it is, so the scoring lives here and nowhere else.
+    breakdown: list[dict] = field(default_factory=list)
 
     def to_json(self) -> dict:
         def texts(group):
@@ -656,7 +659,12 @@ class Settlement:
             "defender_deadwood_points": self.defender_points,
             "layoffs": texts(self.layoffs),
             "layoff_targets": list(self.layoff_targets),
+            "breakdown": [dict(line) for line in self.breakdown],
         }
+
+
+def _line(code: str, label: str, points: int) -> dict:
+    return {"code": code, "label": label, "points": points}
 
 
 def _suit_meld_choices(m: int) -> list[int]:
@@ -794,6 +802,18 @@ def settle(
         kind = "big_gin" if k.bit_count() == 11 else "gin"
         bonus = big_gin_bonus if kind == "big_gin" else gin_bonus
         k_arr = arrangement_of_mask(k)
+        breakdown = [
+            _line(
+                kind + "_bonus",
+                "Big gin bonus (all 11 cards melded)" if kind == "big_gin" else "Gin bonus",
+                bonus,
+            ),
+            _line(
+                "defender_deadwood",
+                "Defender's deadwood (no lay-offs against gin)",
+                d_arr.deadwood_points,
+            ),
+        ]
         return Settlement(
             kind=kind,
             winner="knocker",
@@ -805,6 +825,7 @@ def settle(
             defender_melds=d_arr.melds,
             defender_deadwood=d_arr.deadwood,
             defender_points=d_arr.deadwood_points,
+            breakdown=breakdown,
         )
     best = None
     for sets, runs in _knocker_layouts(k, k_points):
@@ -821,8 +842,21 @@ def settle(
     rest = arrangement_of_mask(d & ~laid_mask)
     if d_points <= k_points:
         kind, winner, points = "undercut", "defender", undercut_bonus + k_points - d_points
+        breakdown = [
+            _line(
+                "undercut_bonus",
+                "Undercut bonus (defender's deadwood not above the knocker's)",
+                undercut_bonus,
+            ),
+            _line("knocker_deadwood", "Knocker's deadwood", k_points),
+            _line("defender_deadwood", "Defender's deadwood after lay-offs", -d_points),
+        ]
     else:
         kind, winner, points = "knock", "knocker", d_points - k_points
+        breakdown = [
+            _line("defender_deadwood", "Defender's deadwood after lay-offs", d_points),
+            _line("knocker_deadwood", "Knocker's deadwood", -k_points),
+        ]
     return Settlement(
         kind=kind,
         winner=winner,
@@ -835,4 +869,5 @@ def settle(
         defender_deadwood=rest.deadwood,
         defender_points=d_points,
         layoff_targets=[i for _, i in laid],
+        breakdown=breakdown,
     )

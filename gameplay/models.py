@@ -383,6 +383,13 @@ class Match(models.Model):
     turn_seconds = models.PositiveIntegerField(default=60)
     max_timeouts = models.PositiveSmallIntegerField(default=3)
     bot_pause_ms = models.PositiveIntegerField(default=0, help_text="Copied from the room.")
+    spectators_allowed = models.BooleanField(
+        default=False,
+        help_text=(
+            "Anyone signed in may watch this table (no hands), whatever its room says; set by "
+            "whoever creates the match (a tournament that allows spectators)."
+        ),
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)
     finalized_at = models.DateTimeField(null=True, blank=True)

@@ -1,16 +1,22 @@
 """Reads shared by the API, pages and tasks."""
 
-from django.db.models import Case, F, Prefetch, When, Window
+from datetime import timedelta
+
+from django.db.models import Case, F, Prefetch, Q, Sum, When, Window
 from django.db.models import Value as V
 from django.db.models.functions import RowNumber
 
+from engine import cards as engine_cards
+from engine import gin as engine_gin
 from gameplay import games
 from gameplay.models import (
     Achievement,
+    CoinEntry,
     Level,
     Match,
     Metric,
     Player,
+    PlayerAchievement,
     PlayerMetric,
     PlayerTitle,
     QueueEntry,
@@ -18,7 +24,12 @@ from gameplay.models import (
     RatingChange,
     Room,
     Seat,
+    XpEntry,
 )
+
+# How long after a match's finalize began its rows (rewards, unlocks) may be dated: one
+# transaction writes them all, so a minute is generous.
+FINALIZE_WINDOW = timedelta(minutes=1)
 
 
 def rooms_for(player: Player | None):
@@ -64,7 +75,11 @@ def queue_entry_of(player: Player) -> QueueEntry | None:
 
 
 def match_watchable(match_id: int, player: Player | None) -> Match | None:
-    """The match if `player` sits at it, or if its room lets anyone watch; else None."""
+    """The match if `player` sits at it, or if it or its room lets anyone watch; else None.
+
+    `Match.spectators_allowed` is how apps above gameplay (a tournament) open their tables
+    to spectators without gameplay knowing about them.
+    """
     match = (
         Match.objects.filter(pk=match_id)
         .select_related("room")
@@ -79,7 +94,9 @@ def match_watchable(match_id: int, player: Player | None) -> Match | None:
     if match is None:
         return None
     seated = player is not None and any(s.player_id == player.pk for s in match.seats.all())
-    if seated or (match.room is not None and match.room.spectators_allowed):
+    if seated or match.spectators_allowed:
+        return match
+    if match.room is not None and match.room.spectators_allowed:
         return match
     return None
 
@@ -96,6 +113,7 @@ def match_view(match: Match, player: Player | None) -> dict:
     hand = table.pop("hand")
     finished = match.status != Match.Status.ACTIVE
     your_turn = not finished and mine is not None and match.to_move == mine
+    legal = game.legal_actions(mine) if your_turn else []
     view = {
         "id": match.pk,
         "variant": match.variant,
@@ -106,7 +124,7 @@ def match_view(match: Match, player: Player | None) -> dict:
         "to_move": match.to_move,
         "your_turn": your_turn,
         "turn_deadline": match.turn_deadline.isoformat() if match.turn_deadline else None,
-        "legal_actions": game.legal_actions(mine) if your_turn else [],
+        "legal_actions": legal,
         "hand": hand,
         "table": table,
         "seats": [
@@ -123,6 +141,8 @@ def match_view(match: Match, player: Player | None) -> dict:
         "scores": table["scores"],
         "commitment": match.commitment,
     }
+    if any(action["type"] in ("knock", "big_gin") for action in legal):
+        view["knock_options"] = knock_options(hand, legal)
     if finished:
         view["seed"] = match.seed
         view["moves"] = [
@@ -133,7 +153,104 @@ def match_view(match: Match, player: Player | None) -> dict:
         view["placements"] = [seat.placement for seat in seats]
         if match.status == Match.Status.DISPUTED:
             view["dispute_reason"] = match.dispute_reason
+        if mine is not None:
+            view["rewards"] = match_rewards(match, player)
     return view
+
+
+def knock_options(hand: list[str], legal: list[dict]) -> list[dict]:
+    """What each offered knock (or big gin) would lay out from the seat's own hand: the
+    engine's least-deadwood arrangement of the cards kept. Only ever the caller's hand."""
+    options = []
+    for action in legal:
+        if action["type"] == "knock":
+            kept = list(hand)
+            kept.remove(action["card"])
+        elif action["type"] == "big_gin":
+            kept = list(hand)
+        else:
+            continue
+        arrangement = engine_gin.best_arrangement(engine_cards.parse(" ".join(kept)))
+        options.append(
+            {"type": action["type"], "card": action.get("card"), **arrangement.to_json()}
+        )
+    return sorted(options, key=lambda option: (option["deadwood_points"], option["card"] or ""))
+
+
+def match_rewards(match: Match, player: Player) -> dict | None:
+    """What finalizing `match` gave `player`, read back from the rows finalize wrote: XP and
+    coins (with any achievement rewards), levels reached, achievements and titles unlocked.
+
+    None until the match is finalized. Finalize writes everything for a match in one
+    transaction that starts at `finalized_at`; a later match's rows come after its own XP
+    row, so the window ends there (or after FINALIZE_WINDOW).
+    """
+    if match.finalized_at is None:
+        return None
+    start = match.finalized_at
+    key = f"match:{match.pk}"
+    later = (
+        XpEntry.objects.filter(player=player, key__startswith="match:", created_at__gt=start)
+        .exclude(key=key)
+        .order_by("created_at")
+        .values_list("created_at", flat=True)
+        .first()
+    )
+    end = min(start + FINALIZE_WINDOW, later) if later else start + FINALIZE_WINDOW
+    window = {"created_at__gte": start, "created_at__lt": end}
+    xp_rows = list(
+        XpEntry.objects.filter(player=player)
+        .filter(Q(key=key) | Q(key__startswith="reward:", **window))
+        .order_by("id")
+    )
+    coin_rows = list(
+        CoinEntry.objects.filter(player=player)
+        .filter(Q(key__in=[f"{key}:fee", f"{key}:pot"]) | Q(key__startswith="reward:", **window))
+        .order_by("id")
+    )
+    gained = sum(row.amount for row in xp_rows)
+    levels = []
+    if xp_rows:
+        after = (
+            XpEntry.objects.filter(player=player, id__lte=xp_rows[-1].id).aggregate(
+                total=Sum("amount")
+            )["total"]
+            or 0
+        )
+        levels = [
+            {"level": level.number, "title": level.title.name if level.title else ""}
+            for level in Level.objects.filter(
+                xp_required__gt=after - gained, xp_required__lte=after, number__gt=1
+            )
+            .select_related("title")
+            .order_by("number")
+        ]
+    achievements = (
+        PlayerAchievement.objects.filter(player=player, unlocked_at__gte=start, unlocked_at__lt=end)
+        .select_related("achievement")
+        .order_by("unlocked_at", "id")
+    )
+    titles = (
+        PlayerTitle.objects.filter(player=player, granted_at__gte=start, granted_at__lt=end)
+        .select_related("title")
+        .order_by("granted_at", "id")
+    )
+    return {
+        "xp": gained,
+        "xp_lines": [{"reason": row.reason, "amount": row.amount} for row in xp_rows],
+        "coins": sum(row.amount for row in coin_rows),
+        "coin_lines": [{"reason": row.reason, "amount": row.amount} for row in coin_rows],
+        "levels": levels,
+        "achievements": [
+            {
+                "name": row.achievement.name,
+                "description": row.achievement.description,
+                "tier": row.achievement.tier,
+            }
+            for row in achievements
+        ],
+        "titles": [{"name": row.title.name, "reason": row.reason} for row in titles],
+    }
 
 
 def level_progress(player: Player) -> dict:

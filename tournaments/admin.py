@@ -97,7 +97,14 @@ class TournamentAdmin(admin.ModelAdmin):
         "starts_at",
         "organiser",
     ]
-    list_filter = ["status", "variant", "table_size", "seeding", "third_place"]
+    list_filter = [
+        "status",
+        "variant",
+        "table_size",
+        "seeding",
+        "third_place",
+        "spectators_allowed",
+    ]
     search_fields = ["name", "organiser__username"]
     date_hierarchy = "starts_at"
     readonly_fields = ["status", "entries_count", "started_at", "finished_at"]

@@ -57,6 +57,10 @@ class Tournament(models.Model):
         default=300, help_text="Time a player has to take their seat; 0 seats everyone at once."
     )
     turn_seconds = models.PositiveIntegerField(default=60)
+    spectators_allowed = models.BooleanField(
+        default=False,
+        help_text="Anyone signed in may watch this tournament's tables live (never the hands).",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)

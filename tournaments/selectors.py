@@ -1,6 +1,7 @@
 """Reads shared by the API, the pages and the management command."""
 
 from django.db.models import Count, Q
+from django.urls import reverse
 
 from tournaments import services
 from tournaments.models import Entry, Round, Table, TableMatch, TableSeat, Tournament
@@ -73,6 +74,9 @@ def bracket(tournament: Tournament) -> dict:
                 "number": link.number,
                 "status": link.match.status,
                 "url": f"/api/matches/{link.match_id}/",
+                # The live table page, for anyone when the tournament lets spectators in.
+                "table": reverse("match-table", args=[link.match_id]),
+                "watchable": link.match.spectators_allowed,
                 "scores": (link.match.result or {}).get("scores"),
             }
         )

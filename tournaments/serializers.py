@@ -40,6 +40,7 @@ SETTINGS = [
     "entry_fee",
     "show_up_seconds",
     "turn_seconds",
+    "spectators_allowed",
 ]
 
 
@@ -102,6 +103,7 @@ class TournamentWriteSerializer(serializers.Serializer):
     entry_fee = serializers.IntegerField(required=False, min_value=0, max_value=INT_MAX)
     show_up_seconds = serializers.IntegerField(required=False, min_value=0, max_value=INT_MAX)
     turn_seconds = serializers.IntegerField(required=False, min_value=5, max_value=INT_MAX)
+    spectators_allowed = serializers.BooleanField(required=False)
     prizes = PrizeSerializer(many=True, required=False)
 
 

@@ -179,16 +179,30 @@ class BasicGame(TableGame):
         the winner." Going rummy: "If a player has not melded or laid off any cards during the
         game, but can get rid of all his cards in one turn earns a bonus, his points are
         doubled!" """
+        breakdown = [
+            {"code": "cards_left", "seat": s, "label": "cards left in hand", "points": value}
+            for s, value in enumerate(hand_value(h) for h in self.hands)
+            if s != seat
+        ]
         points = sum(hand_value(h) for h in self.hands)
         rummy = not self.played_before[seat]
         if rummy:
+            breakdown.append(
+                {
+                    "code": "rummy",
+                    "label": "Rummy: out in one turn, the points double",
+                    "points": points,
+                }
+            )
             points *= 2
             self.stats[seat]["rummies"] += 1
         self.scores[seat] += points
         self.stats[seat]["hands_won"] += 1
-        self._end_hand(seat, points, "rummy" if rummy else "out")
+        self._end_hand(seat, points, "rummy" if rummy else "out", breakdown)
 
-    def _end_hand(self, winner: int | None, points: int, kind: str) -> None:
+    def _end_hand(
+        self, winner: int | None, points: int, kind: str, breakdown: list | None = None
+    ) -> None:
         self.last_hand = {
             "hand_number": self.hand_number,
             "dealer": self.dealer,
@@ -197,6 +211,8 @@ class BasicGame(TableGame):
             "points": points,
             "hands": [texts(h) for h in self.hands],
             "melds": self._table_json(),
+            # How `points` adds up (they sum to it): each loser's cards, then any doubling.
+            "breakdown": breakdown or [],
             "scores": list(self.scores),
         }
         self.taken = None

@@ -53,6 +53,9 @@ class GinGame(Game):
         self.hand_number = 0
         self.hand_start = 0  # index in the move log of the current hand's first move
         self.last_hand: dict | None = None
+        # Each seat's final total, line by line (hands, then any end-of-match bonuses); kept
+        # beside `result` rather than in it, so stored results stay as they were.
+        self.totals_breakdown: list[list[dict]] | None = None
         self.over = False
         self.result: dict | None = None
         self._deal()
@@ -103,13 +106,30 @@ class GinGame(Game):
         """Totals with the optional end-of-match bonuses (all off by default, as in the seed)."""
         o = self.options
         totals = []
+        lines: list[list[dict]] = [[], []]
         for s in range(2):
-            total = self.scores[s] + o["line_bonus"] * self.stats[s]["hands_won"]
+            lines[s].append(_line("hand_points", "Points from hands", self.scores[s]))
+            won = self.stats[s]["hands_won"]
+            total = self.scores[s] + o["line_bonus"] * won
+            if o["line_bonus"] and won:
+                lines[s].append(
+                    _line(
+                        "line_bonus",
+                        f"Line bonus: {won} hands won at {o['line_bonus']} each",
+                        o["line_bonus"] * won,
+                    )
+                )
             if s == winner:
                 total += o["game_bonus"]
+                if o["game_bonus"]:
+                    lines[s].append(_line("game_bonus", "Game bonus", o["game_bonus"]))
             totals.append(total)
         if o["shutout_double"] and self.scores[1 - winner] == 0:
+            lines[winner].append(
+                _line("shutout_double", "Shutout: the total doubles", totals[winner])
+            )
             totals[winner] *= 2
+        self.totals_breakdown = lines
         self.over = True
         self.to_move = None
         self.phase = "over"
@@ -329,6 +349,15 @@ class GinGame(Game):
             stats[knocker]["knocks"] += 1
             stats[defender]["undercuts"] += 1
         detail = res.to_json()
+        breakdown = detail["breakdown"]
+        if self.spades_double:
+            breakdown.append(
+                {
+                    "code": "spades_double",
+                    "label": "Doubled: the first upcard was a spade",
+                    "points": res.points,
+                }
+            )
         hands = [None, None]
         hands[knocker] = [str(c) for c in ev.cards_of_mask(self.hands[knocker])]
         hands[defender] = [str(c) for c in ev.cards_of_mask(self.hands[defender])]
@@ -352,6 +381,9 @@ class GinGame(Game):
                     knocker, detail["knocker_deadwood_points"], detail["defender_deadwood_points"]
                 ),
                 "layoffs": detail["layoffs"],
+                # Which of the knocker's melds (by index in its `melds`) took each lay-off.
+                "layoff_targets": detail["layoff_targets"],
+                "breakdown": breakdown,
                 "scores": list(self.scores),
             }
         )
@@ -380,6 +412,7 @@ class GinGame(Game):
             "options": dict(self.options),
             "over": self.over,
             "result": _copy_json(self.result),
+            "totals_breakdown": _copy_json(self.totals_breakdown),
         }
 
     def _snapshot(self) -> tuple:
@@ -406,7 +439,12 @@ class GinGame(Game):
             repr(self.last_hand),
             self.over,
             repr(self.result),
+            repr(self.totals_breakdown),
         )
+
+
+def _line(code: str, label: str, points: int) -> dict:
+    return {"code": code, "label": label, "points": points}
 
 
 def _per_seat(knocker: int, knocker_value, defender_value) -> list:

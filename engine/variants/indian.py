@@ -97,6 +97,10 @@ def declaration(
     return groups
 
 
+def _line(seat: int, code: str, label: str, points: int) -> dict:
+    return {"seat": seat, "code": code, "label": label, "points": points}
+
+
 class IndianGame(TableGame):
     """An Indian Rummy match in one of four formats. ``status`` per seat in the deal:
     "playing", "dropped", "wrong" (a wrong declaration) or "out" (eliminated from a pool)."""
@@ -194,6 +198,20 @@ class IndianGame(TableGame):
     def _end_deal(self, winner: int | None, kind: str, shown: list | None = None) -> None:
         w = self.wild_rank
         groups: list = [None] * self.players
+        # How each seat's points for the deal add up, line by line (they sum to its points).
+        breakdown: list[dict] = []
+        for s in range(self.players):
+            if self.status[s] == "dropped":
+                first = self.deal_points[s] == FIRST_DROP
+                label = "dropped before drawing" if first else "dropped after drawing"
+                breakdown.append(_line(s, "drop", label, self.deal_points[s]))
+            elif self.status[s] == "wrong":
+                breakdown.append(_line(s, "wrong_declaration", "wrong declaration", MAX_PENALTY))
+            elif s == winner:
+                label = "declared" if kind == "declared" else "last one playing"
+                breakdown.append(_line(s, kind, label, 0))
+            elif self.status[s] == "playing" and kind != "declared":
+                breakdown.append(_line(s, kind, "no winner this deal", 0))
         for s in range(self.players):
             if self.status[s] != "playing" or s == winner:
                 continue
@@ -203,6 +221,15 @@ class IndianGame(TableGame):
             mask, jokers = best.mask_of(self.hands[s])
             costs = best.costs(mask, jokers)
             pure = min(costs[3:])
+            if kind == "declared":
+                if pure < INF:
+                    raw, label = pure, "ungrouped cards"
+                else:
+                    raw, label = hand_points(self.hands[s], w), "no pure run: every card counts"
+                breakdown.append(_line(s, "cards", label, raw))
+                if raw > MAX_PENALTY:
+                    cap = f"capped at {MAX_PENALTY}"
+                    breakdown.append(_line(s, "cap", cap, MAX_PENALTY - raw))
             flag = 3 + costs[3:].index(pure) if pure < INF else costs.index(min(costs))
             found, loose = best.arrangement(mask, jokers, flag)
             groups[s] = {"groups": [texts(g) for g in found], "ungrouped": texts(loose)}
@@ -223,6 +250,7 @@ class IndianGame(TableGame):
             "hands": [texts(h) for h in self.hands],
             "groups": groups,
             "points": list(self.deal_points),
+            "breakdown": sorted(breakdown, key=lambda line: line["seat"]),
             "scores": list(self.scores),
         }
         self.taken = None

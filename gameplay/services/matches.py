@@ -46,6 +46,8 @@ class NewMatch(NamedTuple):
     seed: str | None = None
     turn_seconds: int | None = None
     max_timeouts: int | None = None
+    # Watchable by anyone signed in even if its room (or no room) says otherwise.
+    spectators_allowed: bool = False
 
 
 def match_create(**spec) -> Match:
@@ -87,6 +89,7 @@ def match_create_many(*, specs: list[NewMatch]) -> list[Match]:
             max_timeouts=spec.max_timeouts or (room.max_timeouts if room else 3),
             # The pause is for people watching: a table of bots only plays at once.
             bot_pause_ms=room.bot_pause_ms if room and has_human else 0,
+            spectators_allowed=spec.spectators_allowed,
         )
         to_move = spec.players[game.to_move] if game.to_move is not None else None
         dealt.append((match, spec.players, to_move))

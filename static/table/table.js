@@ -129,26 +129,94 @@
 
   // --- groups: sets and runs the player builds (Indian declarations, planning melds) ----
 
+  // The hand as zones: the player's groups, then the loose cards. `order` is always
+  // groups.flat() followed by the loose cards, so positions in `order` stay the card ids.
+  function zones() {
+    const grouped = groups.reduce((n, group) => n + group.length, 0);
+    return groups.map((group) => group.slice()).concat([order.slice(grouped)]);
+  }
+
+  function locate(position) {
+    let at = position;
+    const all = zones();
+    for (let z = 0; z < all.length; z += 1) {
+      if (at < all[z].length || z === all.length - 1) return [z, at];
+      at -= all[z].length;
+    }
+    return [all.length - 1, 0];
+  }
+
+  function saveZones(all) {
+    const loose = all.pop();
+    groups = all.filter((group) => group.length);
+    order = groups.flat().concat(loose);
+    store.set(groupsKey, groups);
+    store.set(orderKey, order);
+  }
+
   function groupSelected() {
     const cards = selectedCards();
     if (!cards.length) return;
-    // Groups sit at the front of the order: take the chosen cards out of wherever they
-    // were, and add them as the last group.
+    // The chosen cards leave wherever they were and become the last group.
+    const all = zones();
     let position = 0;
-    const kept = groups.map((group) => group.filter(() => !selected.has(position++)));
-    const rest = order.filter((_, at) => at >= position && !selected.has(at));
-    groups = kept.filter((group) => group.length).concat([cards]);
-    order = groups.flat().concat(rest);
+    const kept = all.map((zone) => zone.filter(() => !selected.has(position++)));
+    kept.splice(kept.length - 1, 0, cards);
     selected = new Set();
-    store.set(groupsKey, groups);
-    store.set(orderKey, order);
+    saveZones(kept);
     render();
+    announce(`Group ${groups.length} made: ${groupKind(cards)}.`);
   }
 
   function ungroup() {
     groups = [];
     store.set(groupsKey, groups);
     render();
+    announce("Groups cleared.");
+  }
+
+  // Move the card at `position` to index `index` of zone `zone` ("new" makes a new group).
+  function moveCard(position, zone, index) {
+    const all = zones();
+    const [from, at] = locate(position);
+    const [card] = all[from].splice(at, 1);
+    if (zone === "new") {
+      all.splice(all.length - 1, 0, [card]);
+      zone = all.length - 2;
+      index = 0;
+    } else {
+      index = Math.max(0, Math.min(index, all[zone].length));
+      all[zone].splice(index, 0, card);
+    }
+    // Where the card lands once empty groups are gone, to keep the focus on it.
+    let landed = index;
+    for (let z = 0; z < zone; z += 1) landed += all[z].length;
+    saveZones(all);
+    selected = new Set();
+    renderHand(landed);
+    const [now] = locate(landed);
+    const inGroup = now < groups.length;
+    announce(`${cardName(card)} moved ${inGroup ? `to group ${now + 1}: ${groupKind(groups[now])}` : "to the loose cards"}.`);
+  }
+
+  // Keyboard moves: Alt+←/→ step through the hand, across group edges; Alt+↑/↓ jump to
+  // the previous or next group (Alt+↓ from the loose cards starts a new group).
+  function keyMove(position, key) {
+    const all = zones();
+    const [z, at] = locate(position);
+    const last = all.length - 1;
+    if (key === "ArrowLeft") {
+      if (at > 0) moveCard(position, z, at - 1);
+      else if (z > 0) moveCard(position, z - 1, all[z - 1].length);
+    } else if (key === "ArrowRight") {
+      if (at < all[z].length - 1) moveCard(position, z, at + 1);
+      else if (z < last) moveCard(position, z + 1, 0);
+    } else if (key === "ArrowUp") {
+      if (z > 0) moveCard(position, z - 1, all[z - 1].length);
+    } else if (key === "ArrowDown") {
+      if (z < last) moveCard(position, z + 1, z + 1 === last ? 0 : all[z + 1].length);
+      else if (selecting()) moveCard(position, "new", 0);
+    }
   }
 
   function groupKind(cards) {
@@ -177,23 +245,12 @@
       const s = SUIT_ORDER.indexOf(c[1]);
       return key === "suit" ? s * 20 + r : r * 5 + s;
     };
-    order.sort((a, b) => value(a) - value(b));
+    // Groups stay as the player built them; the loose cards are sorted.
+    const all = zones();
+    all[all.length - 1].sort((a, b) => value(a) - value(b));
+    saveZones(all);
     selected = new Set();
-    groups = [];
-    store.set(groupsKey, groups);
-    store.set(orderKey, order);
     renderHand();
-  }
-
-  function move(from, to) {
-    if (to < 0 || to >= order.length || from === to) return;
-    const [card] = order.splice(from, 1);
-    order.splice(to, 0, card);
-    selected = new Set();
-    groups = [];
-    store.set(groupsKey, groups);
-    store.set(orderKey, order);
-    renderHand(to);
   }
 
   // --- legal actions ------------------------------------------------------------------
@@ -479,10 +536,11 @@
   function renderActions() {
     const box = $("actions");
     box.replaceChildren();
+    renderKnockOptions();
     const prompt = $("prompt");
     if (view.status !== "active") { prompt.textContent = "The match is over."; return; }
     if (!view.your_turn) {
-      prompt.textContent = view.seat === null ? `${seatName(view.to_move)} to play.` : `Waiting for ${seatName(view.to_move)}…`;
+      prompt.textContent = view.seat === null ? `${seatName(view.to_move)} to play. You are watching: the hands stay hidden.` : `Waiting for ${seatName(view.to_move)}…`;
       return;
     }
     const handled = new Set(["discard", "knock", "meld", "layoff", "declare"]);
@@ -498,6 +556,9 @@
       box.append(button(mode === "knock" ? "Cancel knock" : "Knock…", () => {
         mode = mode === "knock" ? null : "knock";
         render();
+        // Keyboard players land on the first knock offered (the least deadwood).
+        const first = mode === "knock" && $("knock-options").querySelector("button");
+        if (first) first.focus();
       }, "knock" + (mode === "knock" ? " on" : "")));
     }
     const chosen = selectedCards();
@@ -529,12 +590,52 @@
       box.append(button(label, () => act(a), a.type === "big_gin" ? "primary" : ""));
     });
     let text;
-    if (mode === "knock") text = "Knock: choose the card to discard face down (every lit card keeps you within the knock limit).";
+    if (mode === "knock") text = "Knock: pick the card to discard face down. Each choice shows the deadwood it leaves.";
     else if (legal("pass").length) text = "Your turn: take the upcard, or pass.";
     else if (draws.length) text = "Your turn: draw from the stock or take the top of the discard pile.";
     else if (selecting()) text = legal("declare").length ? "Your turn: group your cards, select the one to discard, then declare or discard." : "Your turn: select cards to meld or lay off, then select one card to discard.";
-    else text = knocks.length ? "Your turn: discard a card, or knock." : "Your turn: discard a card.";
+    else if (knocks.length) {
+      const best = (view.knock_options || []).find((o) => o.type === "knock");
+      text = best ? `Your turn: discard a card, or knock: your best knock leaves ${best.deadwood_points === 0 ? "no deadwood (gin)" : `${best.deadwood_points} deadwood`}.` : "Your turn: discard a card, or knock.";
+    } else text = "Your turn: discard a card.";
     prompt.textContent = text;
+  }
+
+  // While choosing how to knock: every offered knock with what it lays out, from the
+  // engine's arrangement of the seat's own cards (view.knock_options).
+  function renderKnockOptions() {
+    const box = $("knock-options");
+    const options = (view.knock_options || []).filter((o) => o.type === "knock");
+    box.replaceChildren();
+    box.hidden = !(mode === "knock" && view.your_turn && options.length);
+    if (box.hidden) return;
+    const title = el("h2", "", "Knock: discard one card face down");
+    title.id = "knock-options-title";
+    box.append(title);
+    const list = el("ul", "knock-list");
+    options.forEach((option) => {
+      const action = legal("knock").find((a) => a.card === option.card);
+      if (!action) return;
+      const item = el("li", "");
+      const b = el("button", "knock-option" + (option.deadwood_points === 0 ? " gin" : ""));
+      b.type = "button";
+      b.disabled = pending !== null;
+      const left = option.deadwood_points === 0 ? "gin: no deadwood" : `${option.deadwood_points} deadwood left`;
+      b.setAttribute("aria-label", `Knock discarding the ${cardName(option.card)}: ${left}` +
+        (option.deadwood.length ? ` (${option.deadwood.map(cardName).join(", ")})` : ""));
+      const head = el("span", "knock-head");
+      head.append(cardFace(option.card, "span", "small"), el("span", "knock-points", option.deadwood_points === 0 ? "Gin!" : `${option.deadwood_points}`));
+      const layout = el("span", "knock-layout");
+      layout.setAttribute("aria-hidden", "true");
+      option.melds.forEach((meld) => layout.append(cardRow(meld, "meld-row")));
+      if (option.deadwood.length) layout.append(cardRow(option.deadwood, "dead-row"));
+      b.append(head, el("span", "knock-caption", `discard · ${left}`), layout);
+      b.querySelectorAll(".card").forEach((c) => c.removeAttribute("role"));
+      b.addEventListener("click", () => { mode = null; act(action); });
+      item.append(b);
+      list.append(item);
+    });
+    box.append(list);
   }
 
   function renderHand(focusAt) {
@@ -545,40 +646,95 @@
     $("hand-area").hidden = view.seat === null;
     const discards = new Set(legal("discard").map((a) => a.card));
     const knocks = new Set(legal("knock").map((a) => a.card));
+    const knockInfo = new Map((view.knock_options || []).filter((o) => o.card).map((o) => [o.card, o]));
     const picking = selecting();
-    const ends = new Set();
-    groups.reduce((at, group) => { ends.add(at + group.length - 1); return at + group.length; }, 0);
-    const grouped = groups.reduce((n, group) => n + group.length, 0);
-    order.forEach((card, position) => {
+    const zoned = picking && groups.length > 0;
+    hand.classList.toggle("zoned", zoned);
+    const all = zones();
+    let position = 0;
+
+    function slot(card, zone, index) {
+      const at = position++;
       const li = el("li", "slot");
-      if (ends.has(position)) li.classList.add("group-end");
-      if (position < grouped) li.classList.add("grouped");
       li.draggable = true;
-      li.dataset.position = position;
+      li.dataset.position = at;
       const face = cardFace(card, "button");
       face.type = "button";
-      face.dataset.position = position;
+      face.dataset.position = at;
       const playable = mode === "knock" ? knocks.has(card) : picking || discards.has(card);
       face.classList.toggle("playable", view.your_turn && playable);
-      face.classList.toggle("selected", selected.has(position));
-      if (picking) face.setAttribute("aria-pressed", selected.has(position) ? "true" : "false");
+      face.classList.toggle("selected", selected.has(at));
+      if (picking) face.setAttribute("aria-pressed", selected.has(at) ? "true" : "false");
       if (view.taken_from_discard === card || view.table.taken_from_discard === card) face.classList.add("taken");
-      face.addEventListener("click", () => onCard(position));
+      if (mode === "knock" && knockInfo.has(card)) {
+        const points = knockInfo.get(card).deadwood_points;
+        const badge = span("dw", points === 0 ? "gin" : String(points));
+        badge.setAttribute("aria-hidden", "true");
+        face.append(badge);
+        face.setAttribute("aria-label", `Knock discarding the ${cardName(card)}: ${points === 0 ? "gin" : `${points} deadwood left`}`);
+      }
+      face.addEventListener("click", () => onCard(at));
       face.addEventListener("keydown", (event) => {
-        if (!event.altKey) return;
-        if (event.key === "ArrowLeft") { event.preventDefault(); move(position, position - 1); }
-        if (event.key === "ArrowRight") { event.preventDefault(); move(position, position + 1); }
+        if (!event.altKey || !event.key.startsWith("Arrow")) return;
+        event.preventDefault();
+        keyMove(at, event.key);
       });
-      li.addEventListener("dragstart", (event) => { event.dataTransfer.setData("text/plain", String(position)); li.classList.add("dragging"); });
-      li.addEventListener("dragend", () => li.classList.remove("dragging"));
+      li.addEventListener("dragstart", (event) => {
+        event.dataTransfer.setData("text/plain", String(at));
+        event.dataTransfer.effectAllowed = "move";
+        li.classList.add("dragging");
+        hand.classList.add("dragging-card");
+      });
+      li.addEventListener("dragend", () => { li.classList.remove("dragging"); hand.classList.remove("dragging-card"); });
       li.addEventListener("dragover", (event) => event.preventDefault());
       li.addEventListener("drop", (event) => {
         event.preventDefault();
-        move(Number(event.dataTransfer.getData("text/plain")), position);
+        event.stopPropagation();
+        moveCard(Number(event.dataTransfer.getData("text/plain")), zone, index);
       });
       li.append(face);
-      hand.append(li);
-    });
+      return li;
+    }
+
+    function dropTarget(node, zone) {
+      node.addEventListener("dragover", (event) => { event.preventDefault(); node.classList.add("over"); });
+      node.addEventListener("dragleave", () => node.classList.remove("over"));
+      node.addEventListener("drop", (event) => {
+        event.preventDefault();
+        node.classList.remove("over");
+        moveCard(Number(event.dataTransfer.getData("text/plain")), zone, zone === "new" ? 0 : all[zone].length);
+      });
+    }
+
+    if (!order.length) {
+      hand.append(el("li", "empty-hand", view.status === "active" ? "No cards in hand." : "No cards left: you went out."));
+    } else if (!zoned) {
+      all[all.length - 1].forEach((card, index) => hand.append(slot(card, all.length - 1, index)));
+    } else {
+      all.forEach((cards, zone) => {
+        const loose = zone === all.length - 1;
+        if (loose && !cards.length) return;
+        const kind = loose ? null : groupKind(cards);
+        const ok = kind && kind !== "not a set or run" && kind !== "too short";
+        const box = el("li", "zone " + (loose ? "loose" : ok ? "good" : "bad"));
+        box.dataset.zone = zone;
+        const label = loose ? `Loose · ${cards.length}` : `${zone + 1} · ${kind}`;
+        box.append(el("span", "zone-label", label));
+        box.setAttribute("aria-label", loose ? `Loose cards, ${cards.length}` : `Group ${zone + 1}: ${kind}, ${cards.length} cards`);
+        const row = el("ol", "zone-cards");
+        cards.forEach((card, index) => row.append(slot(card, zone, index)));
+        box.append(row);
+        dropTarget(box, zone);
+        hand.append(box);
+      });
+    }
+    if (picking && view.status === "active" && order.length) {
+      const fresh = el("li", "zone new-group", "+ new group");
+      fresh.setAttribute("aria-hidden", "true"); // Alt+↓ on a loose card does it by keyboard
+      dropTarget(fresh, "new");
+      hand.append(fresh);
+    }
+
     $("hand-note").textContent = view.hand.length ? `· ${view.hand.length} cards` : "";
     $("group-tools").hidden = !picking;
     $("group-selected").disabled = selected.size === 0;
@@ -590,6 +746,9 @@
       const item = el("li", kind === "not a set or run" || kind === "too short" ? "bad" : "good", `Group ${index + 1}: ${kind}`);
       note.append(item);
     });
+    const summary = $("groups-summary");
+    summary.textContent = groups.length ? groupsSummary() : "";
+    summary.hidden = !groups.length;
     const again = focusAt !== undefined ? focusAt : focused;
     if (again !== null && again !== undefined && !Number.isNaN(again)) {
       const target = hand.querySelector(`button[data-position="${Math.min(again, order.length - 1)}"]`);
@@ -597,52 +756,101 @@
     }
   }
 
+  // How far the groups are from a declaration: a hint while building, the engine decides.
+  function groupsSummary() {
+    const kinds = groups.map(groupKind);
+    const runs = kinds.filter((k) => k === "run" || k === "pure run").length;
+    const pure = kinds.filter((k) => k === "pure run").length;
+    const bad = kinds.filter((k) => k === "not a set or run" || k === "too short").length;
+    const grouped = groups.reduce((n, g) => n + g.length, 0);
+    const parts = [`${grouped} of ${order.length} cards grouped`, `${runs} run${runs === 1 ? "" : "s"} (${pure} pure)`];
+    if (bad) parts.push(`${bad} group${bad === 1 ? "" : "s"} to fix`);
+    return parts.join(" · ");
+  }
+
+  function announce(text) { $("hand-live").textContent = text; }
+
   function renderShowdown() {
     const box = $("showdown");
     const last = view.table.last_hand;
     const seen = Number(sessionStorage.getItem(shownKey) || 0);
     if (!last || (seen >= last.hand_number && view.status === "active")) { box.hidden = true; return; }
     box.replaceChildren();
-    const who = last.winner === null || last.winner === undefined ? "Nobody" : seatName(last.winner);
-    const kinds = { knock: "knocked", gin: "went gin", big_gin: "went big gin", undercut: "was undercut", out: "went out", declared: "declared" };
+    const has = (v) => v !== null && v !== undefined;
+    const who = has(last.winner) ? seatName(last.winner) : "Nobody";
+    const kinds = { knock: "knocked", gin: "went gin", big_gin: "went big gin", undercut: "was undercut", out: "went out", rummy: "went rummy", declared: "declared", last_left: "was the last one playing" };
+    const stalemates = { draw: "ended in a draw", stock_exhausted: "ended: the stock ran out", stalemate: "ended in a stalemate", pile_limit: "ended: the discard pile was taken too often", no_finish_possible: "ended: nobody could go out" };
     let headline = `Hand ${last.hand_number}: `;
-    if (last.knocker !== undefined && last.knocker !== null) {
+    if (has(last.knocker)) {
       headline += `${seatName(last.knocker)} ${last.kind === "undercut" ? "knocked and was undercut" : kinds[last.kind] || last.kind}. `;
-    } else if (last.kind) headline += `${kinds[last.kind] || last.kind}. `;
-    const points = Array.isArray(last.points) ? "" : ` ${who === "You" ? "You score" : who + " scores"} ${last.points} points.`;
-    box.append(el("h2", "", headline + (last.winner !== null && last.winner !== undefined ? `${who} won the hand.` : "") + points));
-    box.firstChild.id = "showdown-title";
+    } else if (has(last.winner)) headline += `${who} ${kinds[last.kind] || last.kind}. `;
+    else headline += `${stalemates[last.kind] || last.kind}${last.reason && stalemates[last.reason] ? ` (${stalemates[last.reason].replace(/^ended: /, "")})` : ""}. `;
+    const points = Array.isArray(last.points) ? "" : has(last.winner) ? ` ${who === "You" ? "You score" : who + " scores"} ${last.points} point${last.points === 1 ? "" : "s"}.` : " No points.";
+    const title = el("h2", "", headline + points);
+    title.id = "showdown-title";
+    box.append(title);
+
     const rows = el("div", "showdown-rows");
-    (last.hands || []).forEach((hand, seat) => {
-      const row = el("div", "showdown-seat");
-      row.append(el("h3", "", seatName(seat)));
-      const melds = last.melds && Array.isArray(last.melds[seat]) ? last.melds[seat] : null;
-      const groups = last.groups && last.groups[seat] ? last.groups[seat] : null;
-      if (melds) {
-        const line = el("div", "line");
-        line.append(el("span", "what", "Melds"));
-        melds.forEach((m) => line.append(cardRow(m)));
-        if (!melds.length) line.append(el("span", "muted", "none"));
-        row.append(line);
-      } else if (groups) {
-        const line = el("div", "line");
-        line.append(el("span", "what", "Groups"));
-        groups.groups.forEach((g) => line.append(cardRow(g)));
-        row.append(line);
-      }
-      const dead = last.deadwood ? last.deadwood[seat] : groups ? groups.ungrouped : hand;
+    const seatMelds = Array.isArray(last.melds) && last.melds.length && Array.isArray(last.melds[0]);
+    if (!seatMelds && Array.isArray(last.melds) && last.melds.length) {
+      const table = el("div", "showdown-seat table-melds");
+      table.append(el("h3", "", "On the table"));
       const line = el("div", "line");
-      const deadPoints = last.deadwood_points ? ` (${last.deadwood_points[seat]})` : "";
-      line.append(el("span", "what", (last.deadwood || groups ? "Deadwood" : "Hand") + deadPoints), cardRow(dead));
-      row.append(line);
-      if (last.layoffs && last.layoffs.length && seat !== last.knocker) {
-        const lay = el("div", "line");
-        lay.append(el("span", "what", "Laid off"), cardRow(last.layoffs));
-        row.append(lay);
+      last.melds.forEach((m) => line.append(cardRow(m.cards)));
+      table.append(line);
+      rows.append(table);
+    }
+    (last.hands || []).forEach((hand, seat) => {
+      if (!hand) return;
+      const row = el("div", "showdown-seat");
+      if (seat === last.winner) row.classList.add("winner");
+      const head = el("h3", "", seatName(seat));
+      if (seat === last.knocker) head.append(el("span", "tag", "knocked"));
+      if (seat === last.winner) head.append(el("span", "tag win", "won the hand"));
+      if (last.status && last.status[seat] !== "playing" && seat !== last.winner) head.append(el("span", "tag", { dropped: "dropped", wrong: "wrong declaration", out: "out of the pool" }[last.status[seat]] || last.status[seat]));
+      row.append(head);
+      const groupsOf = last.groups && last.groups[seat] ? last.groups[seat] : null;
+      const line = (what, ...content) => {
+        const node = el("div", "line");
+        const cards = el("span", "line-cards");
+        cards.append(...content);
+        node.append(el("span", "what", what), cards);
+        row.append(node);
+        return cards;
+      };
+      if (seatMelds) {
+        const melds = last.melds[seat] || [];
+        const node = line("Melds");
+        melds.forEach((meld, index) => {
+          const r = cardRow(meld);
+          // Cards the defender laid off on this meld of the knocker's, marked as such.
+          if (seat === last.knocker && last.layoff_targets) {
+            last.layoffs.forEach((card, i) => {
+              if (last.layoff_targets[i] !== index) return;
+              const laid = cardFace(card, "span", "small laid");
+              laid.setAttribute("aria-label", `${cardName(card)}, laid off by ${seatName(1 - last.knocker)}`);
+              laid.title = `Laid off by ${seatName(1 - last.knocker)}`;
+              r.append(laid);
+            });
+          }
+          node.append(r);
+        });
+        if (!melds.length) node.append(el("span", "muted", "none"));
+        line(`Deadwood · ${last.deadwood_points[seat]}`, last.deadwood[seat].length ? cardRow(last.deadwood[seat]) : el("span", "muted", "none"));
+        if (seat !== last.knocker && has(last.knocker) && last.layoffs && last.layoffs.length) {
+          line("Laid off", cardRow(last.layoffs, "laid-row"));
+        }
+      } else if (groupsOf) {
+        const node = line("Groups");
+        groupsOf.groups.forEach((g) => node.append(cardRow(g)));
+        if (groupsOf.ungrouped.length) line("Ungrouped", cardRow(groupsOf.ungrouped));
+      } else {
+        line(seat === last.winner ? "Hand" : "Left in hand", hand.length ? cardRow(hand) : el("span", "muted", "none"));
       }
       rows.append(row);
     });
     box.append(rows);
+    box.append(scoringLines(last));
     if (view.status === "active") {
       const next = button("Next hand", () => { sessionStorage.setItem(shownKey, String(last.hand_number)); renderShowdown(); }, "primary");
       next.disabled = false;
@@ -651,27 +859,157 @@
     box.hidden = false;
   }
 
+  // The hand's points line by line, exactly as the engine counted them (last_hand.breakdown).
+  function scoringLines(last) {
+    const wrap = el("div", "scoring");
+    const lines = last.breakdown || [];
+    if (!lines.length) return wrap;
+    wrap.append(el("h3", "", "How the hand scored"));
+    const table = el("table", "score-lines");
+    const body = el("tbody", "");
+    const signed = (n) => (n < 0 ? `\u2212${-n}` : `+${n}`);
+    const named = (line) => {
+      let label = line.label.charAt(0).toUpperCase() + line.label.slice(1);
+      if (line.seat !== undefined) return `${seatName(line.seat)}: ${line.label}`;
+      const defender = 1 - last.knocker;
+      if (/knocker/.test(line.code) && last.knocker !== undefined) label += ` (${seatName(last.knocker)})`;
+      if (/defender/.test(line.code) && last.knocker !== undefined) label += ` (${seatName(defender)})`;
+      return label;
+    };
+    const add = (label, value, cls) => {
+      const tr = el("tr", cls || "");
+      tr.append(el("th", "", label), el("td", "", value));
+      body.append(tr);
+    };
+    if (Array.isArray(last.points)) {
+      // Per-seat points (Indian): each seat's lines, then its total for the deal.
+      last.points.forEach((total, seat) => {
+        const mine = lines.filter((l) => l.seat === seat);
+        if (!mine.length) return;
+        mine.forEach((l) => add(named(l), String(l.points)));
+        add(`${seatName(seat)} for this deal`, String(total), "total");
+      });
+      if (last.scores) add("Totals so far (lower is better)", last.scores.map((s, i) => `${seatName(i)} ${s}`).join(" · "), "running");
+    } else {
+      lines.forEach((l) => add(named(l), signed(l.points)));
+      add(`${last.winner === view.seat ? "You score" : `${seatName(last.winner)} scores`}`, `${last.points}`, "total");
+      if (last.scores) add("Totals so far", last.scores.map((s, i) => `${seatName(i)} ${s}`).join(" · "), "running");
+    }
+    table.append(body);
+    wrap.append(table);
+    return wrap;
+  }
+
+  let rewardsTimer = null;
+  let rewardsTries = 0;
+
   function renderResult() {
     const box = $("result");
     if (view.status === "active") { box.hidden = true; return; }
     box.replaceChildren();
     const result = view.result || {};
     const mine = view.seat;
-    const title = el("h2", "", view.status === "disputed" ? "Match under review" : mine === null ? "Match over" : view.placements[mine] === 1 ? "You won the match!" : "Match over: you lost this one");
+    const won = mine !== null && view.placements[mine] === 1;
+    const title = el("h2", "", view.status === "disputed" ? "Match under review" : mine === null ? "Match over" : won ? "You won the match!" : "Match over: you lost this one");
     title.id = "result-title";
     box.append(title);
     const list = el("ol", "standings");
+    const totals = view.table.totals_breakdown;
     view.seats.map((s) => s.seat).sort((a, b) => view.placements[a] - view.placements[b]).forEach((seat) => {
-      list.append(el("li", "", `${seatName(seat)}: ${result.scores ? result.scores[seat] : view.scores[seat]} points`));
+      const li = el("li", "");
+      li.append(el("strong", "", seatName(seat)), ` ${result.scores ? result.scores[seat] : view.scores[seat]} points`);
+      // The final total line by line when bonuses were added at the end (engine's lines).
+      const lines = totals && totals[seat];
+      if (lines && lines.length > 1) {
+        li.append(el("span", "muted", " = " + lines.map((l) => `${l.label} ${l.points}`).join(" + ")));
+      }
+      list.append(li);
     });
     box.append(list);
     if (result.forfeit) box.append(el("p", "muted", `${seatName(result.forfeit.seat)} forfeited (${result.forfeit.reason}).`));
-    const fair = el("div", "fair");
+    if (mine !== null) box.append(rewardsPanel());
+    box.append(fairPanel());
+    const appearing = box.hidden;
+    box.hidden = false;
+    // The match ended while the page was open: bring the showdown and result into view.
+    if (appearing && everOpen) ($("showdown").hidden ? box : $("showdown")).scrollIntoView({ block: "start", behavior: "smooth" });
+  }
+
+  // What this match earned the seat, from the rows finalize wrote (view.rewards); until
+  // finalize has run (a worker does it just after the end) the view is re-read now and then.
+  function rewardsPanel() {
+    const wrap = el("section", "rewards");
+    wrap.setAttribute("aria-labelledby", "rewards-title");
+    const head = el("h3", "", "Your rewards");
+    head.id = "rewards-title";
+    wrap.append(head);
+    const rewards = view.rewards;
+    if (!rewards) {
+      const waited = rewardsTries >= 30;
+      wrap.append(el("p", "muted", waited ? "Your XP and coins are still being recorded: they will show here, and on your profile, once they are." : "Adding up your XP and coins…"));
+      wrap.dataset.state = "pending";
+      if (rewardsTimer === null && rewardsTries < 30) {
+        rewardsTries += 1;
+        rewardsTimer = setTimeout(() => { rewardsTimer = null; resync(true); }, 2000);
+      }
+      return wrap;
+    }
+    wrap.dataset.state = "ready";
+    if (view.status === "disputed") {
+      wrap.append(el("p", "muted", "Nothing is awarded while the match is under review."));
+      return wrap;
+    }
+    const chips = el("div", "chips");
+    chips.append(el("span", "chip xp", `+${rewards.xp} XP`));
+    if (rewards.coin_lines.length) chips.append(el("span", "chip coins", `${rewards.coins < 0 ? "\u2212" : "+"}${Math.abs(rewards.coins)} coins`));
+    rewards.levels.forEach((level) => chips.append(el("span", "chip level", `Level ${level.level} reached${level.title ? ` · ${level.title}` : ""}`)));
+    wrap.append(chips);
+    const details = el("ul", "reward-lines");
+    rewards.xp_lines.forEach((l) => details.append(el("li", "", `${l.reason}: +${l.amount} XP`)));
+    rewards.coin_lines.forEach((l) => details.append(el("li", "", `${l.reason}: ${l.amount < 0 ? "\u2212" : "+"}${Math.abs(l.amount)} coins`)));
+    wrap.append(details);
+    if (rewards.achievements.length || rewards.titles.length) {
+      const unlocked = el("ul", "unlocks");
+      rewards.achievements.forEach((a) => {
+        const li = el("li", "unlock achievement tier-" + a.tier);
+        li.append(el("span", "unlock-kind", "Achievement"), el("strong", "", a.name));
+        if (a.description) li.append(el("span", "muted", a.description));
+        unlocked.append(li);
+      });
+      rewards.titles.forEach((t) => {
+        const li = el("li", "unlock title");
+        li.append(el("span", "unlock-kind", "Title"), el("strong", "", t.name));
+        if (t.reason) li.append(el("span", "muted", t.reason));
+        unlocked.append(li);
+      });
+      wrap.append(unlocked);
+    }
+    return wrap;
+  }
+
+  // The deal was fixed before the first move: the commitment (SHA-256 of the seed) was on
+  // the table from the start, and the seed is shown now. The browser checks the hash; the
+  // recipe replays every move from the seed with the engine.
+  function fairPanel() {
+    const fair = el("section", "fair");
     fair.append(el("h3", "", "Check the deal"));
     const dl = el("dl", "");
-    dl.append(el("dt", "", "Seed"), el("dd", "mono", view.seed || ""), el("dt", "", "Commitment (SHA-256 of the seed, shown from the first move)"), el("dd", "mono", view.commitment));
+    dl.append(el("dt", "", "Seed (secret until the end)"), el("dd", "mono", view.seed || ""), el("dt", "", "Commitment (SHA-256 of the seed, public from the first move)"), el("dd", "mono", view.commitment));
     fair.append(dl);
-    fair.append(el("p", "", "Replay every move from the seed with this checkout's engine:"));
+    const check = el("p", "hash-check muted", "Checking the commitment…");
+    check.id = "hash-check";
+    fair.append(check);
+    if (window.crypto && crypto.subtle && view.seed) {
+      crypto.subtle.digest("SHA-256", new TextEncoder().encode(view.seed)).then((digest) => {
+        const hex = [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
+        const ok = hex === view.commitment;
+        check.className = "hash-check " + (ok ? "ok" : "bad");
+        check.textContent = ok ? "\u2713 Your browser hashed the seed: it matches the commitment, so the deal was fixed before play began." : "\u2717 The seed does not hash to the commitment: report this match.";
+      }).catch((err) => { check.textContent = "Your browser could not hash the seed: " + err.message; });
+    } else {
+      check.textContent = "Hash the seed with SHA-256 (e.g. `printf %s SEED | sha256sum`) and compare it with the commitment.";
+    }
+    fair.append(el("p", "", "Every deal is shuffled from the seed (engine/README.md, “Fair dealing”); replaying the moves from the seed must give this result:"));
     fair.append(el("pre", "recipe", [
       "import json",
       "from engine import fair, variants",
@@ -681,14 +1019,16 @@
       "assert game.result == view[\"result\"]",
     ].join("\n")));
     const links = el("p", "");
-    const json = el("a", "", "The match as JSON (seed, moves, result)");
-    json.href = data.api;
+    if (view.seat !== null) {
+      const json = el("a", "", "The match as JSON (seed, moves, result)");
+      json.href = data.api;
+      links.append(json, " · ");
+    }
     const lobby = el("a", "button-link", "Back to the lobby");
     lobby.href = data.lobby;
-    links.append(json, " · ", lobby);
+    links.append(lobby);
     fair.append(links);
-    box.append(fair);
-    box.hidden = false;
+    return fair;
   }
 
   function tick() {

@@ -144,6 +144,8 @@ def _start_matches(starts: list[Start]) -> None:
                 players=[seat.entry.player for seat in start.live],
                 seed=_match_seed(start.table.tournament, start.table, start.number),
                 turn_seconds=start.table.tournament.turn_seconds,
+                # The tournament's setting travels on the match: gameplay never asks us.
+                spectators_allowed=start.table.tournament.spectators_allowed,
             )
             for start in starts
         ]

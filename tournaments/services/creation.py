@@ -28,6 +28,7 @@ EDITABLE = (
     "min_level",
     "show_up_seconds",
     "turn_seconds",
+    "spectators_allowed",
 )
 
 
