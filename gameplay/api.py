@@ -150,7 +150,9 @@ class PlayerDetail(generics.RetrieveAPIView):
 
 
 def _match_or_404(match_id: int, player: Player) -> Match:
-    match = selectors.match_for(match_id, player)
+    """The match as its table page and socket show it: to its seats, to spectators where
+    allowed, and to anyone once it is over."""
+    match = selectors.match_watchable(match_id, player)
     if match is None:
         raise NotFound("No such match.")
     return match

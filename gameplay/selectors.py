@@ -51,15 +51,6 @@ def matches_of(player: Player):
     )
 
 
-def match_for(match_id: int, player: Player) -> Match | None:
-    """The match if `player` sits at it, with its seats; None hides it from others."""
-    return (
-        Match.objects.filter(pk=match_id, seats__player=player)
-        .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("player")))
-        .first()
-    )
-
-
 def active_match_of(player: Player) -> Match | None:
     """The table the player is sitting at now (the newest, should there be several)."""
     return (
@@ -75,7 +66,8 @@ def queue_entry_of(player: Player) -> QueueEntry | None:
 
 
 def match_watchable(match_id: int, player: Player | None) -> Match | None:
-    """The match if `player` sits at it, or if it or its room lets anyone watch; else None.
+    """The match if `player` sits at it, if it or its room lets anyone watch, or once it
+    is over (its seed and moves are public then: anyone may check it); else None.
 
     `Match.spectators_allowed` is how apps above gameplay (a tournament) open their tables
     to spectators without gameplay knowing about them.
@@ -94,7 +86,7 @@ def match_watchable(match_id: int, player: Player | None) -> Match | None:
     if match is None:
         return None
     seated = player is not None and any(s.player_id == player.pk for s in match.seats.all())
-    if seated or match.spectators_allowed:
+    if seated or match.spectators_allowed or match.status != Match.Status.ACTIVE:
         return match
     if match.room is not None and match.room.spectators_allowed:
         return match

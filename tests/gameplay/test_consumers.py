@@ -70,7 +70,7 @@ def hidden_of(match: Match, seat: int) -> set[str]:
 
 def services_view(match: Match, seat: int) -> dict:
     player = match.seats.get(index=seat).player
-    return selectors.match_view(selectors.match_for(match.pk, player), player)
+    return selectors.match_view(selectors.match_watchable(match.pk, player), player)
 
 
 def test_anonymous_and_strangers_get_no_socket():

@@ -99,6 +99,32 @@ def test_whole_match_against_a_bot(api_client, eager_tasks):
             assert seed not in json.dumps(view)
 
 
+def test_others_see_a_match_only_once_it_is_over_and_then_without_a_hand(api_client):
+    """While it runs a match is its seats' (and its room's spectators'); once over, its seed
+    and moves are public, so anyone signed in may read it to check it."""
+    seated, stranger = PlayerFactory(), PlayerFactory()
+    room = RoomFactory(options={"target": 1})
+    match_id = (
+        auth(api_client, seated)
+        .post(f"/api/rooms/{room.pk}/play/", {"opponent": "bot"}, format="json")
+        .json()["match"]
+    )
+    outsider = auth(api_client, stranger)
+    hidden = outsider.get(f"/api/matches/{match_id}/")
+    assert hidden.status_code == 404 and hidden.json()["error"]["code"] == "not_found"
+    Match.objects.filter(pk=match_id).update(status=Match.Status.FINISHED)
+    shown = outsider.get(f"/api/matches/{match_id}/")
+    assert shown.status_code == 200
+    assert shown.json()["seat"] is None and shown.json()["hand"] == []
+    assert shown.json()["seed"] == Match.objects.get(pk=match_id).seed
+    refused = outsider.post(
+        f"/api/matches/{match_id}/actions/",
+        {"seq": shown.json()["seq"], "action": {"type": "pass"}},
+        format="json",
+    )
+    assert refused.status_code in (404, 409)
+
+
 def test_bot_turns_and_finalize_run_on_a_real_worker(api_client, celery_worker):
     """The production path: bot moves and finalize travel through the broker to a worker."""
     import time

@@ -28,7 +28,7 @@ def play_until(match: Match, players, stop) -> dict:
     so for the seat to move; returns that seat's view."""
     greedy = variants.get(match.variant)
     for _ in range(400):
-        match = selectors.match_for(match.pk, players[0])
+        match = selectors.match_watchable(match.pk, players[0])
         seat = match.to_move
         view = selectors.match_view(match, players[seat])
         if stop(view):

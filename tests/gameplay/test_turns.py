@@ -174,4 +174,4 @@ def test_action_requests_use_a_small_fixed_number_of_queries(
     assert response.status_code == 200
     with django_assert_max_num_queries(4):
         client.get(f"/api/matches/{match.pk}/")
-    assert selectors.match_for(match.pk, seat.player) is not None
+    assert selectors.match_watchable(match.pk, seat.player) is not None
