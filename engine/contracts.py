@@ -151,11 +151,13 @@ class _Hand:
         self.ranks = [r for r in range(1, 14) if self.by_rank[r]]
 
 
-def _candidates(h: _Hand, kind: str, size: int, same_suit: bool) -> list[tuple]:
+def _candidates(h: _Hand, kind: str, size: int, same_suit: bool, prune: bool) -> list[tuple]:
     """Placements of one meld holding at least one natural: ("set", rank) or
-    ("run", low position, suit or None)."""
+    ("run", low position, suit or None); with ``prune``, only those the hand's wilds could
+    complete on their own."""
+    spare = h.wilds if prune else size
     if kind == SET:
-        return [(SET, r, size) for r in h.ranks if h.by_rank[r] + h.wilds >= size]
+        return [(SET, r, size) for r in h.ranks if h.by_rank[r] + spare >= size]
     out = []
     suits = sorted({s for (_, s) in h.by_type}) if same_suit else [None]
     for suit in suits:
@@ -164,7 +166,7 @@ def _candidates(h: _Hand, kind: str, size: int, same_suit: bool) -> list[tuple]:
             for pos in range(lo, lo + size):
                 r = 1 if pos == 14 else pos
                 covered += (h.by_type.get((r, suit), 0) if suit else h.by_rank[r]) > 0
-            if covered and covered + h.wilds >= size:
+            if covered and covered + spare >= size:
                 out.append((RUN, lo, size, suit))
     return out
 
@@ -220,19 +222,21 @@ def _hall(h: _Hand, melds: tuple) -> bool:
     return True
 
 
-def _placements(h: _Hand, contract: int, same_suit: bool):
+def _placements(h: _Hand, contract: int, same_suit: bool, prune: bool = True):
     """Every placement of the contract's melds (repeated kinds in a fixed order)."""
     reqs = CONTRACTS[contract]
     sets = [k for t, k in reqs if t == SET]
     runs = [k for t, k in reqs if t == RUN]
     set_choices = (
-        combinations_with_replacement(_candidates(h, SET, sets[0], same_suit), len(sets))
+        combinations_with_replacement(_candidates(h, SET, sets[0], same_suit, prune), len(sets))
         if sets
         else [()]
     )
     set_choices = list(set_choices)
     run_choices = (
-        list(combinations_with_replacement(_candidates(h, RUN, runs[0], same_suit), len(runs)))
+        list(
+            combinations_with_replacement(_candidates(h, RUN, runs[0], same_suit, prune), len(runs))
+        )
         if runs
         else [()]
     )
@@ -240,23 +244,73 @@ def _placements(h: _Hand, contract: int, same_suit: bool):
         yield s + r
 
 
+def _alone(h: _Hand, meld: tuple) -> int:
+    """The naturals a placed meld could use on its own (an upper bound on its share)."""
+    if meld[0] == SET:
+        return min(h.by_rank[meld[1]], meld[2])
+    _, lo, size, suit = meld
+    return sum(
+        1
+        for pos in range(lo, lo + size)
+        if (
+            h.by_type.get((1 if pos == 14 else pos, suit), 0)
+            if suit
+            else h.by_rank[1 if pos == 14 else pos]
+        )
+    )
+
+
 def shortfall(hand: list[Card], contract: int, *, same_suit: bool = False) -> int:
     """How many more wild cards the hand would need to lay the contract down (0: it can now);
-    ``NO_CONTRACT`` when no placement holds a natural in every meld."""
+    ``NO_CONTRACT`` when no placement holds a natural in every meld (fewer naturals than
+    melds). The bots' measure of distance to the contract. Placements are tried best bound
+    first and skipped when even their melds' separate counts cannot beat the best so far."""
     h = _Hand(hand)
-    total = sum(k for _, k in CONTRACTS[contract])
+    reqs = CONTRACTS[contract]
+    total = sum(k for _, k in reqs)
+    per_kind = []
+    for kind in (SET, RUN):
+        sizes = [k for t, k in reqs if t == kind]
+        if not sizes:
+            continue
+        cands = [(_alone(h, m), m) for m in _candidates(h, kind, sizes[0], same_suit, False)]
+        combos = [
+            (sum(u for u, _ in combo), tuple(m for _, m in combo))
+            for combo in combinations_with_replacement(cands, len(sizes))
+        ]
+        combos.sort(key=lambda t: -t[0])
+        per_kind.append(combos)
+    if len(per_kind) == 1:
+        per_kind.append([(0, ())])
+    first, second = per_kind
+    if not first or not second:
+        return NO_CONTRACT
     best = NO_CONTRACT
-    for melds in _placements(h, contract, same_suit):
-        lack = total - _used(h, melds) - h.wilds
-        if lack < best and _hall(h, melds):
-            best = max(0, lack)
-            if best == 0:
-                return 0
+    top = second[0][0]
+    base = total - h.wilds
+    for bound_a, melds_a in first:
+        if max(0, base - bound_a - top) >= best:
+            break  # both lists are sorted: nothing later can do better
+        for bound_b, melds_b in second:
+            if max(0, base - bound_a - bound_b) >= best:
+                break
+            melds = melds_a + melds_b
+            lack = max(0, base - _used(h, melds))
+            if lack < best and _hall(h, melds):
+                best = lack
+                if best == 0:
+                    return 0
     return best
 
 
 def can_lay_down(hand: list[Card], contract: int, *, same_suit: bool = False) -> bool:
-    return shortfall(hand, contract, same_suit=same_suit) == 0
+    """Exact (module doc); only placements the hand's wilds could complete are tried."""
+    h = _Hand(hand)
+    total = sum(k for _, k in CONTRACTS[contract])
+    return any(
+        total - _used(h, melds) <= h.wilds and _hall(h, melds)
+        for melds in _placements(h, contract, same_suit)
+    )
 
 
 def lay_down(

@@ -13,7 +13,15 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine import IllegalAction, cards
-from engine.contracts import CONTRACTS, can_lay_down, fits_contract, lay_down, meld_ok
+from engine.contracts import (
+    CONTRACTS,
+    NO_CONTRACT,
+    can_lay_down,
+    fits_contract,
+    lay_down,
+    meld_ok,
+    shortfall,
+)
 from engine.variants.dummy import VARIANT as DUMMY
 
 RANKS = "A3456789TJQK"  # twos are wild
@@ -110,8 +118,15 @@ def test_each_contract_detector_agrees_with_brute_force(contract, same_suit, dat
     hand = data.draw(st.one_of(small_hands(contract), near_contracts(contract)))
     expected = brute_force(hand, contract, same_suit)
     assert can_lay_down(hand, contract, same_suit=same_suit) == expected
+    assert (shortfall(hand, contract, same_suit=same_suit) == 0) == expected
     groups = lay_down(hand, contract, same_suit=same_suit)
     assert (groups is not None) == expected
+    lack = shortfall(hand, contract, same_suit=same_suit)
+    if 0 < lack < NO_CONTRACT:  # the bots' distance: exactly the wilds the hand lacks
+        spare = [c for c in cards.deck(decks=2, jokers=8) if c.rank in (0, 2) and c not in hand]
+        assert len(spare) >= lack
+        assert can_lay_down(hand + spare[:lack], contract, same_suit=same_suit)
+        assert not can_lay_down(hand + spare[: lack - 1], contract, same_suit=same_suit)
     if groups is not None:
         assert fits_contract(groups, contract, same_suit=same_suit) is None
         used = [c for g in groups for c in g]
