@@ -1,13 +1,15 @@
-"""Whole deals per second for Basic and Indian Rummy with greedy bots (issue 4).
+"""Whole deals per second for Basic, Indian and Dummy Rummy with greedy bots (issues 4, 17).
 
 Run::
 
     .venv/bin/python -m benchmarks.variants_bench            # 2, 4 and 6 players, ~1 minute
     .venv/bin/python -m benchmarks.variants_bench --quick    # fewer deals
 
-A deal is one Basic hand (until someone goes out or a stalemate) or one Indian deal (until a
-valid declaration, everyone but one drops, or a stalemate), played from a fresh seed through
-the public interface (`bot_action` then `apply`), so the figure includes move validation.
+A deal is one Basic hand (until someone goes out or a stalemate), one Indian deal (until a
+valid declaration, everyone but one drops, or a stalemate) or one Dummy hand (until someone
+goes out or a stalemate; cut-in windows offered to the other seats' bots as `Variant.play`
+does), played from a fresh seed through the public interface (`bot_out_of_turn`,
+`bot_action`, `apply`), so the figure includes move validation.
 Each line also prints the mean moves per deal and how the deals ended.
 """
 
@@ -22,13 +24,18 @@ from engine import variants
 
 def deals_per_second(name: str, players: int, deals: int) -> tuple[float, float, Counter]:
     v = variants.get(name)
-    options = {"target": 1} if name == "basic" else {"format": "points"}
+    options = {"basic": {"target": 1}, "indian": {"format": "points"}}.get(name, {})
     moves = 0
     kinds: Counter = Counter()
     start = time.perf_counter()
     for i in range(deals):
         g = v.new(players, f"bench-{name}-{players}-{i}", options)
         while g.hand_number == 1 and not g.over:
+            for other in g.out_of_turn_seats():
+                action = v.bot_out_of_turn(g, other, "greedy")
+                if action is not None:
+                    g.apply(action, other)
+                    moves += 1
             seat = g.to_move
             g.apply(v.bot_action(g, seat, "greedy"), seat)
             moves += 1
@@ -41,10 +48,17 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="fewer deals per table size")
     args = parser.parse_args()
-    deals = {"basic": 60, "indian": 20} if args.quick else {"basic": 400, "indian": 120}
+    deals = (
+        {"basic": 60, "indian": 20, "dummy": 40}
+        if args.quick
+        else {"basic": 400, "indian": 120, "dummy": 300}
+    )
     print(f"{'variant':8} {'players':>7} {'deals':>6} {'deals/s':>9} {'moves/deal':>11}  endings")
-    for name in ("basic", "indian"):
-        for players in (2, 4, 6):
+    for name in ("basic", "indian", "dummy"):
+        v = variants.get(name)
+        for players in [p for p in (2, 3, 4, 6) if v.min_players <= p <= v.max_players]:
+            if name != "dummy" and players == 3:
+                continue
             rate, moves, kinds = deals_per_second(name, players, deals[name])
             ends = ", ".join(f"{k} {n}" for k, n in sorted(kinds.items()))
             print(f"{name:8} {players:>7} {deals[name]:>6} {rate:>9.1f} {moves:>11.1f}  {ends}")

@@ -769,7 +769,7 @@ def settle(
     *,
     knock_limit: int = 10,
     gin_bonus: int = 25,
-    big_gin_bonus: int = 31,
+    big_gin_bonus: int = 25,
     undercut_bonus: int = 25,
 ) -> Settlement:
     """Score a knock. ``knocker_hand``: 10 cards after the discard, or 11 for big gin.

@@ -33,6 +33,7 @@ def names() -> list[str]:
 
 # Importing registers them.
 from engine.variants import basic as _basic  # noqa: E402
+from engine.variants import dummy as _dummy  # noqa: E402
 from engine.variants import gin as _gin  # noqa: E402
 from engine.variants import indian as _indian  # noqa: E402
 
@@ -42,6 +43,7 @@ __all__ = [
     "Record",
     "Variant",
     "_basic",
+    "_dummy",
     "_gin",
     "_indian",
     "get",

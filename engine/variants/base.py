@@ -60,7 +60,15 @@ class Game(abc.ABC):
 
     @abc.abstractmethod
     def legal_actions(self, seat: int) -> list[dict]:
-        """Every action ``seat`` may take now; [] when it is not that seat's turn."""
+        """Every action ``seat`` may take now; [] when it has none. Only the seat to move has
+        any, except while a claim window is open (see `out_of_turn_seats`)."""
+
+    def out_of_turn_seats(self) -> list[int]:
+        """Seats other than ``to_move`` that may act now (Dummy's cut-ins: a claim on the
+        offered discard), in the order the rules resolve their claims. Such actions go through
+        `apply` with their seat and into the move log like any other, so replay is exact. The
+        window closes with the next action of the seat to move; [] for variants without one."""
+        return []
 
     @abc.abstractmethod
     def apply(self, action: dict, seat: int | None = None) -> None:
@@ -124,6 +132,12 @@ class Variant(abc.ABC):
     def bot_action(self, game: Game, seat: int, bot: str = "greedy") -> dict:
         """The move bot ``bot`` makes for ``seat``; deterministic given the seed and state."""
 
+    def bot_out_of_turn(self, game: Game, seat: int, bot: str = "greedy") -> dict | None:
+        """The action bot ``bot`` takes for ``seat`` while it is not that seat's turn (one of
+        ``game.legal_actions(seat)``), or None to let the window pass; deterministic given the
+        seed and state. Variants without out-of-turn actions never act."""
+        return None
+
     def replay(
         self, moves: list[dict], players: int, seed: str, options: dict | None = None
     ) -> Game:
@@ -151,6 +165,12 @@ class Variant(abc.ABC):
             self.validate_bot(bot)
         game = self.new(players, seed, options)
         while not game.over:
+            # Each window is offered once, in resolution order, before the seat to move acts
+            # (its next action closes the window).
+            for other in game.out_of_turn_seats():
+                action = self.bot_out_of_turn(game, other, bots[other])
+                if action is not None:
+                    game.apply(action, other)
             seat = game.to_move
             game.apply(self.bot_action(game, seat, bots[seat]), seat)
         return Record(moves=game.moves, result=game.result)

@@ -13,6 +13,7 @@ from engine.melds import BASIC_POINTS, classify
 from engine.variants import basic_bots, register
 from engine.variants.base import Option, Variant
 from engine.variants.table import (
+    Choice,
     TableGame,
     check_seat,
     copy_json,
@@ -35,10 +36,16 @@ _ACTION_KEYS = {
     "discard": frozenset({"type", "card"}),
 }
 _STAT_KEYS = ("hands_won", "rummies", "cards_melded")
+#: Option ``scoring: penalty``: seed 002, "Hands will continue to be dealt until one of the
+#: players reaches 100 points. The first player to reach 100 points loses the rummy game."
+PENALTY_TARGET = 100
+#: A printed joker left in hand (option ``jokers``): the seeds give no value; Bicycle's
+#: Contract Rummy counts "Ace, joker, and other wild cards" 15 (engine/README.md).
+JOKER_POINTS = 15
 
 
 def hand_value(hand) -> int:
-    return sum(BASIC_POINTS[c.rank] for c in hand)
+    return sum(JOKER_POINTS if c.is_joker else BASIC_POINTS[c.rank] for c in hand)
 
 
 def extends(meld: list[Card], c: Card) -> bool:
@@ -47,13 +54,17 @@ def extends(meld: list[Card], c: Card) -> bool:
 
 
 def meld_order(group: list[Card]) -> list[Card]:
-    """Runs by rank (aces low), sets by suit: how the table shows a meld."""
-    return sorted(group, key=lambda c: (c.rank, sort_key(c)))
+    """Runs by rank (aces low), sets by suit, printed jokers last: how the table shows a meld."""
+    return sorted(group, key=lambda c: (c.is_joker, c.rank, sort_key(c)))
 
 
 def possible_melds(hand: list[Card]) -> list[list[Card]]:
-    """Every set (3 or 4 of a rank) and run (3+ in sequence, one suit) within ``hand``."""
+    """Every set (3 or 4 of a rank) and run (3+ in sequence, one suit) within ``hand``, and,
+    when it holds printed jokers (option ``jokers``), every meld using some of them."""
     out: list[list[Card]] = []
+    jokers = [c for c in hand if c.is_joker]
+    if jokers:
+        out.extend(_joker_melds([c for c in hand if not c.is_joker], jokers))
     by_rank: dict[int, list[Card]] = {}
     by_suit: dict[str, dict[int, Card]] = {}
     for c in hand:
@@ -76,6 +87,28 @@ def possible_melds(hand: list[Card]) -> list[list[Card]]:
     return out
 
 
+def _joker_melds(naturals: list[Card], jokers: list[Card]) -> list[list[Card]]:
+    """Melds holding 1..len(jokers) printed jokers: naturals of one suit (runs) or one rank
+    (sets), any subset of them, with that many jokers, that `classify` accepts."""
+    out = []
+    pools: dict = {}
+    for c in naturals:
+        pools.setdefault(("suit", c.suit), []).append(c)
+        pools.setdefault(("rank", c.rank), []).append(c)
+    seen = set()
+    for pool in pools.values():
+        pool = sorted(pool, key=sort_key)
+        for mask in range(1, 1 << len(pool)):
+            chosen = [c for i, c in enumerate(pool) if mask >> i & 1]
+            for j in range(1, len(jokers) + 1):
+                group = chosen + jokers[:j]
+                key = tuple(sorted(c.code for c in group))
+                if key not in seen and classify(group) is not None:
+                    seen.add(key)
+                    out.append(group)
+    return out
+
+
 class BasicGame(TableGame):
     """A Basic Rummy match. The stock pops from the end; ``taken`` is the card drawn from
     the discard pile this turn (it may not be discarded)."""
@@ -88,7 +121,9 @@ class BasicGame(TableGame):
         self.players = players
         self._seed = seed
         self.options = options
-        self.target = options["target"] or DEFAULT_TARGET[players]
+        self.penalty = options["scoring"] == "penalty"
+        default = PENALTY_TARGET if self.penalty else DEFAULT_TARGET[players]
+        self.target = options["target"] or default
         self.seq = 0
         self._moves: list[tuple[int, dict]] = []
         self.scores = [0] * players
@@ -109,7 +144,7 @@ class BasicGame(TableGame):
         n = self.players
         self.dealer = (self.hand_number - 2) % n  # seat 0 plays first in hand 1
         first = (self.dealer + 1) % n
-        deck = fair.shuffled_deck(self._seed, self.hand_number)
+        deck = fair.shuffled_deck(self._seed, self.hand_number, jokers=self.options["jokers"])
         size = DEAL_SIZE[n]
         hands: list[list[Card]] = [[] for _ in range(n)]
         for i in range(size * n):
@@ -123,12 +158,14 @@ class BasicGame(TableGame):
         self.reshuffled = False
         self.played_before = [False] * n
         self.played_now = False
+        self.melded_now = False
         self.phase = "draw"
         self.to_move = first
 
     def _end_turn(self, seat: int) -> None:
         self.played_before[seat] |= self.played_now
         self.played_now = False
+        self.melded_now = False
         self.taken = None
         if not self.stock:
             if self.reshuffled:
@@ -163,9 +200,13 @@ class BasicGame(TableGame):
         needed) and nothing new reaches the table, so the position can never change."""
         if any(len(h) != 1 for h in self.hands):
             return False
-        on_table = {c for m in self.table for c in m["cards"]}
-        wanted = (c for m in self.table for c in _extensions(m["cards"]))
-        return all(c in on_table for c in wanted)
+        on_table: dict[str, int] = {}
+        for m in self.table:
+            for c in m["cards"]:
+                on_table[c.text] = on_table.get(c.text, 0) + 1
+        copies = {"JK": self.options["jokers"]}
+        wanted = {c.text for m in self.table for c in _extensions(m["cards"])}
+        return all(on_table.get(t, 0) >= copies.get(t, 1) for t in wanted)
 
     def _stalemate(self, reason: str) -> None:
         self._end_hand(None, 0, reason)
@@ -184,24 +225,39 @@ class BasicGame(TableGame):
             for s, value in enumerate(hand_value(h) for h in self.hands)
             if s != seat
         ]
-        points = sum(hand_value(h) for h in self.hands)
         rummy = not self.played_before[seat]
+        factor = 2 if rummy else 1
         if rummy:
+            doubled = sum(line["points"] for line in breakdown)
             breakdown.append(
                 {
                     "code": "rummy",
                     "label": "Rummy: out in one turn, the points double",
-                    "points": points,
+                    "points": doubled,
                 }
             )
-            points *= 2
             self.stats[seat]["rummies"] += 1
-        self.scores[seat] += points
         self.stats[seat]["hands_won"] += 1
-        self._end_hand(seat, points, "rummy" if rummy else "out", breakdown)
+        kind = "rummy" if rummy else "out"
+        if self.penalty:
+            # Seed 002: "In some variations each player gets his points as penalty points";
+            # going rummy doubles them (engine/README.md).
+            penalties = [factor * hand_value(h) for h in self.hands]
+            for s, p in enumerate(penalties):
+                self.scores[s] += p
+            self._end_hand(seat, sum(penalties), kind, breakdown, penalties)
+            return
+        points = factor * sum(hand_value(h) for h in self.hands)
+        self.scores[seat] += points
+        self._end_hand(seat, points, kind, breakdown)
 
     def _end_hand(
-        self, winner: int | None, points: int, kind: str, breakdown: list | None = None
+        self,
+        winner: int | None,
+        points: int,
+        kind: str,
+        breakdown: list | None = None,
+        penalties: list[int] | None = None,
     ) -> None:
         self.last_hand = {
             "hand_number": self.hand_number,
@@ -215,24 +271,39 @@ class BasicGame(TableGame):
             "breakdown": breakdown or [],
             "scores": list(self.scores),
         }
+        if self.penalty:
+            self.last_hand["penalties"] = penalties or [0] * self.players
         self.taken = None
-        if winner is not None and self.scores[winner] >= self.target:
+        if self.penalty:
+            if any(score >= self.target for score in self.scores):
+                self._finish(None)
+            else:
+                self._deal()
+        elif winner is not None and self.scores[winner] >= self.target:
             self._finish(winner)
         else:
             self._deal()
 
-    def _finish(self, winner: int) -> None:
+    def _finish(self, winner: int | None) -> None:
+        """Winner-takes-all: the seat that reached the target wins. Penalty scoring: the
+        lowest total wins (None when shared); those who reached the target lose."""
+        ranks = placements(self.scores, lower_wins=self.penalty)
+        if self.penalty:
+            firsts = [s for s in range(self.players) if ranks[s] == 1]
+            winner = firsts[0] if len(firsts) == 1 else None
         self.over = True
         self.to_move = None
         self.phase = "over"
         self.result = {
             "winner": winner,
             "scores": list(self.scores),
-            "placements": placements(self.scores, lower_wins=False),
+            "placements": ranks,
             "hands": self.hand_number,
             "target": self.target,
             "stats": [dict(s) for s in self.stats],
         }
+        if self.penalty:
+            self.result["lower_wins"] = True
 
     # ------------------------------------------------------------------ the public API
 
@@ -252,7 +323,10 @@ class BasicGame(TableGame):
             return out
         hand = self.hands[seat]
         out = []
-        for group in possible_melds(hand):
+        melds = (
+            [] if self.melded_now and self.options["one_meld_per_turn"] else possible_melds(hand)
+        )
+        for group in melds:
             rest = [c for c in hand if c not in group]
             if not self._strands(rest, [*self.table, {"cards": group}]):
                 out.append({"type": "meld", "cards": [c.text for c in meld_order(group)]})
@@ -300,6 +374,9 @@ class BasicGame(TableGame):
         four of a kind and the same rank; or runs, three or more cards in sequence and same
         suit." and "You are allowed to put down many melds in each round"."""
         self._in_play()
+        if self.melded_now and self.options["one_meld_per_turn"]:
+            # Seed 002: "in some versions only one meld per turn is allowed".
+            raise IllegalAction("one_meld_per_turn", "only one meld per turn in this match")
         group = take_from(self.hands[seat], wanted)
         kind = classify(group)
         if kind is None:
@@ -319,6 +396,7 @@ class BasicGame(TableGame):
         self.table.append({"kind": kind.kind, "cards": meld_order(group)})
         self.stats[seat]["cards_melded"] += len(group)
         self.played_now = True
+        self.melded_now = True
         if not rest:
             self._go_out(seat)
 
@@ -412,6 +490,7 @@ class BasicGame(TableGame):
             self.reshuffled,
             tuple(self.played_before),
             self.played_now,
+            self.melded_now,
             self.phase,
             self.to_move,
             tuple(self.scores),
@@ -425,19 +504,11 @@ class BasicGame(TableGame):
 
 
 def _extensions(meld: list[Card]) -> list[Card]:
-    """The cards that could ever be laid off on ``meld``."""
-    if len({c.rank for c in meld}) == 1:
-        if len(meld) == 4:
-            return []
-        return [card(meld[0].text[0] + s) for s in "SHDC" if s not in {c.suit for c in meld}]
-    ranks = [c.rank for c in meld]
-    suit = meld[0].suit
-    out = []
-    if min(ranks) > 1:
-        out.append(card("A23456789TJQK"[min(ranks) - 2] + suit))
-    if max(ranks) < 13:
-        out.append(card("A23456789TJQK"[max(ranks)] + suit))
-    return out
+    """The cards that could ever be laid off on ``meld`` (a printed joker as ``JK``)."""
+    return [c for c in _ANY_CARD if classify([*meld, c]) is not None]
+
+
+_ANY_CARD = [card(r + s) for s in "SHDC" for r in "A23456789TJQK"] + [card("JK")]
 
 
 class BasicVariant(Variant):
@@ -454,8 +525,24 @@ class BasicVariant(Variant):
             0,
             0,
             10000,
-            "match ends when a player reaches this; 0 = by table size (100, 150, 200, 200, 200)",
+            "match ends when a player reaches this; 0 = by table size (100, 150, 200, 200, "
+            "200), or 100 with penalty scoring",
         ),
+        Option(
+            "one_meld_per_turn",
+            bool,
+            False,
+            help="seed 002: in some versions only one meld per turn is allowed",
+        ),
+        Choice(
+            "scoring",
+            str,
+            "winner",
+            help="winner: the winner takes the losers' points, first to the target wins; "
+            "penalty: each keeps its own points, first to the target (100) loses",
+            choices=("winner", "penalty"),
+        ),
+        Option("jokers", int, 0, 0, 4, "printed jokers added to the deck, wild in melds"),
         Option(
             "max_pile_draws",
             int,

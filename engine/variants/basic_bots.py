@@ -25,9 +25,9 @@ def _helps(game, seat: int, up) -> bool:
         return True
     hand = [*game.hands[seat], up]
     search = Search(hand, points=BASIC_POINTS)
-    mask, _ = search.mask_of(hand)
-    without = search.mask_of(game.hands[seat])[0]
-    return min(search.costs(mask, 0)) < min(search.costs(without, 0)) + BASIC_POINTS[up.rank]
+    with_up = search.costs(*search.mask_of(hand))
+    without = search.costs(*search.mask_of(game.hands[seat]))
+    return min(with_up) < min(without) + BASIC_POINTS[up.rank]
 
 
 def greedy_bot(game, seat: int) -> dict:
@@ -40,10 +40,10 @@ def greedy_bot(game, seat: int) -> dict:
     legal = game.legal_actions(seat)
     hand = game.hands[seat]
     search = Search(hand, points=BASIC_POINTS)
-    mask, _ = search.mask_of(hand)
-    costs = search.costs(mask, 0)
+    mask, jokers = search.mask_of(hand)
+    costs = search.costs(mask, jokers)
     flag = costs.index(min(costs))
-    groups, deadwood = search.arrangement(mask, 0, flag)
+    groups, deadwood = search.arrangement(mask, jokers, flag)
     wanted = [{"type": "meld", "cards": sorted(c.text for c in g)} for g in groups]
     for action in legal:
         if (

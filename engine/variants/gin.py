@@ -471,7 +471,9 @@ class GinVariant(Variant):
         Option("oklahoma", bool, False, help="the first upcard's value sets the knock limit"),
         Option("oklahoma_spades_double", bool, False, help="a spade upcard doubles the hand"),
         Option("gin_bonus", int, 25, 0, 1000),
-        Option("big_gin_bonus", int, 31, 0, 1000),
+        # Seed 000: "If all 10 or 11 cards in a player's hand fit into melds ... player
+        # receives a Gin bonus of 25 points" (31, the common big gin bonus, is an option).
+        Option("big_gin_bonus", int, 25, 0, 1000),
         Option("undercut_bonus", int, 25, 0, 1000),
         Option("target", int, 100, 1, 10000, "match ends when a player reaches this"),
         Option("line_bonus", int, 0, 0, 1000, "per hand won, added at the end (box bonus)"),

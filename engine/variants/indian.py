@@ -52,13 +52,25 @@ def hand_points(hand: list[Card], wild_rank: int) -> int:
     return sum(0 if c.is_joker or c.rank == wild_rank else INDIAN_POINTS[c.rank] for c in hand)
 
 
-def penalty(hand: list[Card], wild_rank: int) -> int:
-    """Issue 4: "others score their ungrouped cards' value, capped at 80; a player with no
-    pure run scores all cards up to 80". Grouped means the engine's best grouping that
-    includes a pure run; jokers count 0."""
+#: Option ``loser_grouping``: which losing hands get credit for their groups.
+TWO_SEQUENCES = "two_sequences"
+PURE_RUN = "pure_run"
+
+
+def penalty(hand: list[Card], wild_rank: int, rule: str = TWO_SEQUENCES) -> int:
+    """A loser's points, capped at 80; jokers count 0.
+
+    ``two_sequences`` (default, issue 17): only a hand that holds two sequences, one of them
+    pure, scores just its ungrouped cards under the engine's best such grouping; any other
+    hand counts every card. Published points tables, e.g. nexgenplaytech.com/home/faq: "Even
+    if a player has valid groups but does not meet the basic requirement of two sequences
+    (First Life and Second Life), all the 13 cards are counted as unmatched."
+
+    ``pure_run`` (issue 4's rule, an option): "others score their ungrouped cards' value,
+    capped at 80; a player with no pure run scores all cards up to 80"."""
     s = search(hand, wild_rank)
     costs = s.costs(*s.mask_of(hand))
-    best = min(costs[3:])
+    best = costs[PURE_AND_TWO_RUNS] if rule == TWO_SEQUENCES else min(costs[3:])
     return min(MAX_PENALTY, hand_points(hand, wild_rank) if best >= INF else best)
 
 
@@ -216,7 +228,7 @@ class IndianGame(TableGame):
             if self.status[s] != "playing" or s == winner:
                 continue
             if kind == "declared":
-                self.deal_points[s] = penalty(self.hands[s], w)
+                self.deal_points[s] = penalty(self.hands[s], w, self.options["loser_grouping"])
             best = search(self.hands[s], w)
             mask, jokers = best.mask_of(self.hands[s])
             costs = best.costs(mask, jokers)
@@ -231,6 +243,8 @@ class IndianGame(TableGame):
                     cap = f"capped at {MAX_PENALTY}"
                     breakdown.append(_line(s, "cap", cap, MAX_PENALTY - raw))
             flag = 3 + costs[3:].index(pure) if pure < INF else costs.index(min(costs))
+            if self.options["loser_grouping"] == TWO_SEQUENCES and costs[PURE_AND_TWO_RUNS] < INF:
+                flag = PURE_AND_TWO_RUNS
             found, loose = best.arrangement(mask, jokers, flag)
             groups[s] = {"groups": [texts(g) for g in found], "ungrouped": texts(loose)}
         if shown is not None:
@@ -480,7 +494,16 @@ class IndianVariant(Variant):
             choices=("points", "pool101", "pool201", "deals"),
         ),
         Option("deals", int, 2, 1, 20, "number of deals in the 'deals' format"),
-        Option("jokers", int, 2, 0, 4, "printed jokers added to the two decks"),
+        # Seed 002: "two 52-card decks (104 cards) and 4 jokers (wild cards) are used".
+        Option("jokers", int, 4, 0, 4, "printed jokers added to the two decks"),
+        Choice(
+            "loser_grouping",
+            str,
+            TWO_SEQUENCES,
+            help="two_sequences: a loser without two sequences (one pure) counts every card; "
+            "pure_run: a pure run is enough for the groups to count as grouped",
+            choices=(TWO_SEQUENCES, PURE_RUN),
+        ),
         Option(
             "max_pile_draws",
             int,

@@ -29,7 +29,7 @@ def every_card(g) -> list:
 
 def full_deck(g) -> list:
     if g.variant.name == "basic":
-        return cards.deck()
+        return cards.deck(jokers=g.options["jokers"])
     return cards.deck(decks=2, jokers=g.options["jokers"])
 
 
@@ -173,7 +173,12 @@ bot = st.sampled_from(["random", "greedy"])
 @given(players=table, seed=seeds, data=st.data())
 def test_basic_properties(players, seed, data):
     bots = data.draw(st.lists(bot, min_size=players, max_size=players))
-    options = {"target": 1}
+    options = {
+        "target": 1,
+        "jokers": data.draw(st.sampled_from([0, 0, 1, 2])),
+        "one_meld_per_turn": data.draw(st.booleans()),
+        "scoring": data.draw(st.sampled_from(["winner", "penalty"])),
+    }
     g, snapshots = play(BASIC, players, seed, bots, options, data, every=7)
     ends = {"out", "rummy", "stock_exhausted", "no_finish_possible", "pile_limit"}
     assert g.last_hand["kind"] in ends

@@ -6,6 +6,7 @@ import pytest
 
 from engine import IllegalAction, cards, fair, variants
 from engine.melds import classify
+from engine.variants import basic
 from engine.variants.basic import meld_order
 
 BASIC = variants.get("basic")
@@ -475,3 +476,78 @@ def test_bots_play_whole_matches_at_every_table_size_and_replay(players, bot):
     assert sorted(rec.result["placements"])[0] == 1
     json.dumps(rec.moves)
     assert BASIC.replay(rec.moves, players, f"s{players}", {"target": 30}).result == rec.result
+
+
+# ------------------------------------------------------------- options the seed names
+
+
+def test_one_meld_per_turn_is_an_option():
+    """Seed 002: "You are allowed to put down many melds in each round (in some versions only
+    one meld per turn is allowed)." Option ``one_meld_per_turn`` (off by default); lay-offs
+    stay free."""
+    hands = ["3H 4H 5H 7S 7D 7C 9C KD", "KS QD JC 4C"]
+    g = rig(new(2, options={"one_meld_per_turn": True}), hands, "JD", "6D 8S 8D", ["9H 9S 9D"])
+    g.apply(STOCK, 0)
+    g.apply(meld("3H 4H 5H"), 0)
+    assert not [a for a in g.legal_actions(0) if a["type"] == "meld"]
+    assert illegal(g, meld("7S 7D 7C")) == "one_meld_per_turn"
+    g.apply(layoff("9C", 0), 0)  # lay-offs are not melds
+    g.apply(discard("KD"), 0)
+    g.apply(STOCK, 1)
+    g.apply(discard("8S"), 1)
+    g.apply(STOCK, 0)
+    g.apply(meld("7S 7D 7C"), 0)  # a new turn, a new meld
+    free = rig(new(2), hands, "JD", "6D")
+    free.apply(STOCK, 0)
+    free.apply(meld("3H 4H 5H"), 0)
+    free.apply(meld("7S 7D 7C"), 0)
+    assert BASIC.validate_options({})["one_meld_per_turn"] is False
+
+
+def test_penalty_scoring_is_an_option_and_the_first_to_100_loses():
+    """Seed 002: "Hands will continue to be dealt until one of the players reaches 100
+    points. The first player to reach 100 points loses the rummy game." and "(In some
+    variations each player gets his points as penalty points, but not in this version)".
+    Option ``scoring: penalty``: each loser adds its own cards, the winner nothing; the
+    target defaults to 100; the lowest total wins."""
+    g = rig(new(3, options={"scoring": "penalty"}), ["5C 6C 7C", "KH AD 9S", "QS 3D"], "JC", "2D")
+    assert g.target == 100
+    g.scores = [50, 80, 10]
+    g.played_before[0] = True
+    g.apply(STOCK, 0)
+    g.apply(meld("5C 6C 7C"), 0)
+    g.apply(discard("2D"), 0)
+    assert g.last_hand["penalties"] == [0, 10 + 1 + 9, 10 + 3]
+    assert g.scores == [50, 100, 23] and g.over
+    assert g.result["placements"] == [2, 3, 1] and g.result["winner"] == 2
+    assert g.result["lower_wins"] is True
+
+
+def test_penalty_scoring_goes_on_below_100_and_rummy_doubles_the_penalties():
+    """Seed 002's going rummy ("his points are doubled!") doubles every loser's penalty."""
+    g = rig(new(2, options={"scoring": "penalty"}), ["9C 9D 9H 5S 6S", "KH 5D"], "JC", "7S")
+    g.apply(STOCK, 0)
+    g.apply(meld("9C 9D 9H"), 0)
+    g.apply(meld("5S 6S 7S"), 0)
+    assert g.last_hand["kind"] == "rummy" and g.last_hand["penalties"] == [0, 2 * 15]
+    assert g.scores == [0, 30] and not g.over and g.hand_number == 2
+
+
+def test_wild_jokers_are_an_option():
+    """Seed 002: "For 2 or 4 players, two 52-card decks (104 cards) and 4 jokers (wild cards)
+    are used." Option ``jokers`` (0-4, default 0) adds printed jokers to Basic's one deck;
+    they stand for any card in a meld or a lay-off, and count 15 left in hand (README)."""
+    g = new(2, options={"jokers": 2})
+    assert g.view(0)["stock_count"] == 54 - 2 * 10 - 1
+    rig(g, ["4H 6H 8C 9C KD", "KS QD JC"], "JD", "2D", ["5S 6S 7S"])
+    g.hands[0] += cards.parse("JK JK")
+    g.apply(STOCK, 0)
+    legal = g.legal_actions(0)
+    assert meld("4H 6H JK") in legal and meld("8C 9C JK") in legal
+    assert meld("KD JK JK") in legal and meld("2D JK JK") in legal
+    g.apply(meld("4H 6H JK"), 0)
+    assert g.view(1)["melds"][1] == {"kind": "run", "cards": ["4H", "6H", "JK"]}
+    g.apply(layoff("JK", 0), 0)
+    assert g.view(1)["melds"][0]["cards"] == ["5S", "6S", "7S", "JK"]
+    assert basic.hand_value(cards.parse("JK KD 2D")) == 15 + 10 + 2
+    assert BASIC.validate_options({})["jokers"] == 0

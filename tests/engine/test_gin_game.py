@@ -161,13 +161,30 @@ def test_gin_and_the_showdown_summary_show_both_hands():
 
 
 def test_big_gin_is_declared_with_eleven_melded_cards_and_no_discard():
-    """Issue: "Big gin: all 11 cards melded, no discard"."""
+    """Issue: "Big gin: all 11 cards melded, no discard"; seed 000: "If all 10 or 11 cards
+    in a player's hand fit into melds ... player receives a Gin bonus of 25 points plus any
+    deadwood points in the opponent's hand"."""
     g = rig(new(), "AS 2S 3S 4H 5H 6H 7D 8D 9D TD", "2H 4D 6D JC QC QD KD 3H 9S JH", "QS", "JD")
     both_pass(g)
     g.apply({"type": "draw", "source": "stock"}, 0)
     assert {"type": "big_gin"} in g.legal_actions(0)
     g.apply({"type": "big_gin"}, 0)
     assert g.last_hand["kind"] == "big_gin" and g.last_hand["discard"] is None
+    assert g.scores[0] == 25 + g.last_hand["deadwood_points"][1]
+
+
+def test_big_gin_bonus_of_31_is_an_option():
+    """Issue 17: the seed's 25 is the default; "31 stays an option"."""
+    g = rig(
+        new({"big_gin_bonus": 31}),
+        "AS 2S 3S 4H 5H 6H 7D 8D 9D TD",
+        "2H 4D 6D JC QC QD KD 3H 9S JH",
+        "QS",
+        "JD",
+    )
+    both_pass(g)
+    g.apply({"type": "draw", "source": "stock"}, 0)
+    g.apply({"type": "big_gin"}, 0)
     assert g.scores[0] == 31 + g.last_hand["deadwood_points"][1]
 
 
@@ -424,7 +441,7 @@ def test_options_get_every_default_filled_in():
         "oklahoma": False,
         "oklahoma_spades_double": False,
         "gin_bonus": 25,
-        "big_gin_bonus": 31,
+        "big_gin_bonus": 25,
         "undercut_bonus": 25,
         "target": 100,
         "line_bonus": 0,

@@ -166,12 +166,14 @@ def test_gin_scores_bonus_plus_defender_deadwood_and_allows_no_layoffs():
 
 
 def test_big_gin_scores_its_bonus_plus_defender_deadwood():
-    """Issue: "big gin = big gin bonus (default 31) + defender's deadwood"."""
+    """Seed 000: "If all 10 or 11 cards in a player's hand fit into melds and thereby the
+    player has no deadwood, player receives a Gin bonus of 25 points plus any deadwood points
+    in the opponent's hand." (issue 17: the seed's 25 is the default; 31 stays an option)."""
     knocker = hand("AS 2S 3S 4H 5H 6H 7D 8D 9D TD JD")
     defender = hand("4S KH KD QS QH QC JS JH JC 2C")
     res = gin.settle(knocker, defender)
-    assert (res.kind, res.points) == ("big_gin", 31 + 26)
-    assert gin.settle(knocker, defender, big_gin_bonus=50).points == 50 + 26
+    assert (res.kind, res.points) == ("big_gin", 25 + 26)
+    assert gin.settle(knocker, defender, big_gin_bonus=31).points == 31 + 26
 
 
 def test_runs_are_extended_card_by_card_when_laying_off():

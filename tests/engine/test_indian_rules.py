@@ -70,21 +70,25 @@ WINNING_GROUPS = ["AH 2H 3H", "2S 3S 4S 5D", "7C 7D 7S", "KH KS KC"]
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
 def test_thirteen_cards_each_from_two_decks_plus_jokers(players):
-    """Issue 4: "2-6 players, 13 cards each, two 52-card decks plus printed jokers (`JK`)"."""
+    """Issue 4: "2-6 players, 13 cards each, two 52-card decks plus printed jokers (`JK`)";
+    seed 002: "two 52-card decks (104 cards) and 4 jokers (wild cards) are used" (issue 17:
+    four is the default)."""
     g = new(players)
     view = g.view(0)
     assert view["hand_counts"] == [13] * players and len(view["discard"]) == 1
-    assert view["stock_count"] == 106 - 13 * players - 2  # the cut joker and the open card
+    assert view["stock_count"] == 108 - 13 * players - 2  # the cut joker and the open card
     everything = [c for h in g.hands for c in h] + g.stock + g.discard + [g.cut]
     assert sorted(everything, key=lambda c: (c.code, c.copy)) == sorted(
-        cards.deck(decks=2, jokers=2), key=lambda c: (c.code, c.copy)
+        cards.deck(decks=2, jokers=4), key=lambda c: (c.code, c.copy)
     )
+    two = new(players, options={"jokers": 2})
+    assert two.view(0)["stock_count"] == 106 - 13 * players - 2
 
 
 def test_the_cut_joker_comes_from_the_seed_after_the_deal_and_sets_the_wild_rank():
     """Issue 4: "after the deal a wild-joker rank is drawn from the stock (the cut joker)"."""
     g = new(3, seed="pinned")
-    deck = fair.shuffled_deck("pinned", 1, decks=2, jokers=2)
+    deck = fair.shuffled_deck("pinned", 1, decks=2, jokers=4)
     assert g.cut is deck[39] and g.discard == [deck[40]] and g.stock[-1] is deck[41]
     assert g.view(1)["cut_joker"] == deck[39].text
     assert g.wild_rank == (deck[39].rank or 1)
@@ -95,7 +99,7 @@ def test_a_printed_joker_cut_makes_aces_wild():
     seed = next(
         f"s{i}"
         for i in range(2000)
-        if fair.shuffled_deck(f"s{i}", 1, decks=2, jokers=2)[26].is_joker
+        if fair.shuffled_deck(f"s{i}", 1, decks=2, jokers=4)[26].is_joker
     )
     g = new(2, seed=seed)
     assert g.cut.is_joker and g.view(0)["wild_rank"] == "A"
@@ -141,8 +145,11 @@ def test_a_joker_only_run_is_not_a_meld():
 def test_a_valid_declaration_scores_zero_and_others_score_ungrouped_cards():
     """Issue 4: "A declaration is valid only with at least two runs, at least one of them
     pure (no joker), all 13 cards grouped. The declaring player scores 0; others score their
-    ungrouped cards' value"."""
-    g = rig(new(2), [WINNING, "4C 5C 6C 9D 9H 9S 2D 3D 8H JD QC TS TC"], "TH", "4S")
+    ungrouped cards' value". Issue 4's rule (a pure run lets the groups count) is option
+    ``loser_grouping: pure_run``; by default (issue 17) this loser, with no second sequence,
+    counts every card up to 80."""
+    loser = "4C 5C 6C 9D 9H 9S 2D 3D 8H JD QC TS TC"
+    g = rig(new(2, options={"loser_grouping": "pure_run"}), [WINNING, loser], "TH", "4S")
     g.apply(STOCK, 0)
     assert any(a["type"] == "declare" and a["card"] == "9C" for a in g.legal_actions(0))
     g.apply(declare("9C", WINNING_GROUPS), 0)
@@ -152,6 +159,10 @@ def test_a_valid_declaration_scores_zero_and_others_score_ungrouped_cards():
     assert g.last_hand["points"] == [0, 2 + 3 + 8 + 10 + 10 + 10 + 10]
     assert g.over and g.result["winner"] == 0 and g.result["scores"] == [0, 53]
     assert g.result["placements"] == [1, 2]
+    h = rig(new(2), [WINNING, loser], "TH", "4S")
+    h.apply(STOCK, 0)
+    h.apply(declare("9C", WINNING_GROUPS), 0)
+    assert h.last_hand["points"] == [0, 80] and h.result["scores"] == [0, 80]
 
 
 def test_the_engine_groups_the_losers_hands_itself():
@@ -175,6 +186,47 @@ def test_no_pure_run_scores_every_card_up_to_80():
     assert indian.penalty(hand, 5) == 2 + 4 + 7 * 3 + 2 * 3 + 3 * 3 + 6  # 48: nothing counts
     hand = cards.parse("2H JK 4H 7S 7D 7C KC KD KS QC QD QS 6H", decks=2)
     assert indian.penalty(hand, 5) == 80
+
+
+def test_a_loser_without_two_sequences_counts_every_card():
+    """Issue 17: "published points tables count every card (capped at 80) when a hand lacks
+    two sequences including a pure one"; nexgenplaytech.com/home/faq: "Even if a player has
+    valid groups but does not meet the basic requirement of two sequences (First Life and
+    Second Life), all the 13 cards are counted as unmatched." Kings wild: a pure run and two
+    sets, but no second sequence."""
+    king = cards.RANKS.index("K") + 1
+    hand = cards.parse("2D 3D 4D 3C 3H 3S 6C 6H 6D 8C 8H 9S TD", decks=2)
+    assert indian.penalty(hand, king) == 2 + 3 + 4 + 3 * 3 + 6 * 3 + 8 + 8 + 9 + 10 == 71
+    assert indian.penalty(hand, king, indian.PURE_RUN) == 8 + 8 + 9 + 10
+    # The issue's own example does hold a second sequence, 6H JK 8H, so the published rule
+    # credits its groups: 2D 3D 4D, 3C 3H 3S, 6H JK 8H leave 6C 6D 8C TD (30, not 62).
+    hand = cards.parse("2D 3D 4D 3C 3H 3S 6C 6H 6D 8C 8H JK TD", decks=2)
+    assert indian.penalty(hand, king) == 6 + 6 + 8 + 10
+    assert indian.penalty(hand, king, indian.PURE_RUN) == 10  # issue 4's rule, an option
+    assert INDIAN.validate_options({})["loser_grouping"] == "two_sequences"
+
+
+def test_the_losers_penalty_follows_the_option_in_play():
+    g = rig(
+        new(2, options={"loser_grouping": "pure_run"}),
+        ["AH 2H 3H 4S 5S 6S 7C 8C 9C TD JD QD KC", "2D 3D 4D 3C 3H 3S 6C 6H 6D 8C 8H 9S TD"],
+        "9H",
+        "KH",
+        cut="KS",
+    )
+    g.apply(STOCK, 0)
+    g.apply(declare("KC", ["AH 2H 3H", "4S 5S 6S", "7C 8C 9C", "TD JD QD KH"]), 0)
+    assert g.last_hand["points"] == [0, 35]
+    h = rig(
+        new(2),
+        ["AH 2H 3H 4S 5S 6S 7C 8C 9C TD JD QD KC", "2D 3D 4D 3C 3H 3S 6C 6H 6D 8C 8H 9S TD"],
+        "9H",
+        "KH",
+        cut="KS",
+    )
+    h.apply(STOCK, 0)
+    h.apply(declare("KC", ["AH 2H 3H", "4S 5S 6S", "7C 8C 9C", "TD JD QD KH"]), 0)
+    assert h.last_hand["points"] == [0, 71]
 
 
 def test_declaring_without_a_pure_run_is_a_wrong_declaration_costing_80():
@@ -423,7 +475,8 @@ def test_option_defaults_are_a_short_points_match():
     assert INDIAN.validate_options({}) == {
         "format": "points",
         "deals": 2,
-        "jokers": 2,
+        "jokers": 4,
+        "loser_grouping": "two_sequences",
         "max_pile_draws": 104,
     }
 

@@ -59,3 +59,23 @@ def test_a_move_numbered_out_of_order_is_refused():
     numbered[1]["number"] = 5
     with pytest.raises(ValueError, match="move 1 is numbered 5, expected 2"):
         gin.replay(numbered, 2, "numbered", {})
+
+
+@pytest.mark.parametrize("name", ["gin", "basic", "indian"])
+def test_only_dummy_has_actions_out_of_turn(name):
+    """Issue 17: the claim window is Dummy's; every other variant keeps "only the seat to
+    move acts" (`out_of_turn_seats` is empty, other seats have no legal action)."""
+    variant = variants.get(name)
+    g = variant.new(players=2, seed="turns", options={})
+    assert g.out_of_turn_seats() == []
+    assert g.legal_actions(1 - g.to_move) == []
+    assert variant.bot_out_of_turn(g, 1 - g.to_move, variant.bots[0]) is None
+
+
+def test_dummy_opens_a_claim_window_to_the_other_seats():
+    dummy = variants.get("dummy")
+    g = dummy.new(players=3, seed="turns", options={})
+    assert g.out_of_turn_seats() == [1, 2]
+    assert g.legal_actions(1) == [{"type": "claim"}]
+    g.apply({"type": "claim"}, 2)
+    assert g.to_move == 0 and g.moves == [{"seat": 2, "action": {"type": "claim"}}]
