@@ -234,8 +234,14 @@ class IndianGame(TableGame):
             costs = best.costs(mask, jokers)
             pure = min(costs[3:])
             if kind == "declared":
-                if pure < INF:
-                    raw, label = pure, "ungrouped cards"
+                # The same rule as `penalty`, shown: what the hand is credited with, if anything.
+                two_sequences = self.options["loser_grouping"] == TWO_SEQUENCES
+                credited = costs[PURE_AND_TWO_RUNS] if two_sequences else pure
+                if credited < INF:
+                    raw, label = credited, "ungrouped cards"
+                elif two_sequences:
+                    raw = hand_points(self.hands[s], w)
+                    label = "no two sequences (one pure): every card counts"
                 else:
                     raw, label = hand_points(self.hands[s], w), "no pure run: every card counts"
                 breakdown.append(_line(s, "cards", label, raw))
