@@ -1,14 +1,17 @@
 """Server-rendered pages. Thin: reads come from gameplay.selectors, shaping stays here."""
 
 from django.contrib import messages
+from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
+from rest_framework.throttling import SimpleRateThrottle
 
 from config.errors import DomainError
 from gameplay import profile, selectors, services
+from gameplay.forms import SignupForm
 from gameplay.models import Match, Rating, Room
 
 CHART_WIDTH = 240
@@ -19,6 +22,35 @@ RECENT_MATCHES = 10
 
 def home(request):
     return render(request, "home.html")
+
+
+class SignupThrottle(SimpleRateThrottle):
+    """The API's `register` limit, counted per address on the same key as
+    POST /api/auth/register/: the page is no way around it."""
+
+    scope = "register"
+
+    def get_cache_key(self, request, view):
+        return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
+
+
+def signup(request):
+    """Create an account with the API's rules (gameplay.services.player_register), then
+    sign in and go to the new profile."""
+    if request.user.is_authenticated:
+        return redirect("me")
+    form = SignupForm(request.POST or None)
+    if request.method == "POST":
+        throttle = SignupThrottle()
+        if not throttle.allow_request(request, None):
+            minutes = max(1, round((throttle.wait() or 60) / 60))
+            messages.error(request, f"Too many sign-ups from here. Try again in {minutes} min.")
+            return render(request, "registration/signup.html", {"form": form}, status=429)
+        if form.is_valid():
+            login(request, form.player.user, backend="django.contrib.auth.backends.ModelBackend")
+            messages.success(request, f"Welcome to Knock, {form.player.display_name}!")
+            return redirect("player-profile", player_id=form.player.pk)
+    return render(request, "registration/signup.html", {"form": form})
 
 
 def lobby(request):

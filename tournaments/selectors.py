@@ -126,3 +126,73 @@ def placements(tournament: Tournament, limit: int | None = None) -> list[Entry]:
         .order_by("placement", "seed")
     )
     return list(rows[:limit] if limit else rows)
+
+
+def visible_to(user, queryset=None):
+    """Tournaments `user` may see: drafts only by their organiser and by staff."""
+    queryset = tournaments() if queryset is None else queryset
+    if user is not None and user.is_authenticated and (user.is_staff or user.is_superuser):
+        return queryset
+    if user is not None and user.is_authenticated:
+        return queryset.filter(~Q(status=Tournament.Status.DRAFT) | Q(organiser=user))
+    return queryset.exclude(status=Tournament.Status.DRAFT)
+
+
+def entry_of(tournament: Tournament, player) -> Entry | None:
+    if player is None:
+        return None
+    return Entry.objects.filter(tournament=tournament, player=player).first()
+
+
+def seat_of(entry: Entry | None) -> dict | None:
+    """The entry's table still in play, if any: the table, whether it waits for this
+    player, and the match being played there (for the "take your seat" button)."""
+    if entry is None or entry.status != Entry.Status.PLAYING:
+        return None
+    seat = (
+        TableSeat.objects.filter(entry=entry)
+        .exclude(table__status=Table.Status.DONE)
+        .select_related("table")
+        .order_by("table__round_number")
+        .first()
+    )
+    if seat is None:
+        return None
+    match = (
+        TableMatch.objects.filter(table=seat.table, recorded=False)
+        .order_by("-number")
+        .values_list("match_id", flat=True)
+        .first()
+    )
+    return {"seat": seat, "table": seat.table, "match": match}
+
+
+def entries_of_player(player, limit: int = 8) -> list[Entry]:
+    """The player's tournaments not over yet, soonest first (the home page)."""
+    return list(
+        Entry.objects.filter(
+            player=player,
+            status__in=(*services.ACTIVE_ENTRY, Entry.Status.PLAYING),
+            tournament__status__in=(*services.STARTABLE, Tournament.Status.RUNNING),
+        )
+        .select_related("tournament")
+        .order_by("tournament__starts_at", "tournament_id")[:limit]
+    )
+
+
+def open_for_entries(limit: int = 5) -> list[Tournament]:
+    return list(
+        tournaments()
+        .filter(status__in=services.OPEN_FOR_ENTRIES)
+        .order_by("starts_at", "pk")[:limit]
+    )
+
+
+def held_fees(tournament: Tournament) -> dict:
+    """Entry fees the tournament holds: what cancelling it refunds."""
+    from django.db.models import Sum
+
+    row = Entry.objects.filter(tournament=tournament, fee_paid__gt=0).aggregate(
+        entries=Count("pk"), coins=Sum("fee_paid")
+    )
+    return {"entries": row["entries"], "coins": row["coins"] or 0}

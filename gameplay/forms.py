@@ -1,0 +1,65 @@
+"""Forms of the site's account pages. The rules live in the services they call
+(gameplay.services.player_register, gameplay.usernames): a form only collects fields."""
+
+from django import forms
+from django.contrib.auth import password_validation
+
+from config.errors import DomainError
+from gameplay import services
+from gameplay.models import Player
+
+# Which field each of player_register's error codes is about.
+FIELD_OF_CODE = {
+    "invalid_username": "username",
+    "reserved_username": "username",
+    "username_taken": "username",
+    "invalid_email": "email",
+    "invalid_password": "password1",
+}
+
+
+class SignupForm(forms.Form):
+    username = forms.CharField(
+        max_length=150,
+        help_text="Letters of any script, digits and . @ + - _; no spaces. "
+        "Ada and ada are the same name.",
+        widget=forms.TextInput(attrs={"autocomplete": "username", "autofocus": True}),
+    )
+    email = forms.CharField(
+        required=False,
+        max_length=254,
+        label="Email (optional)",
+        help_text="Only used to send you a link if you forget your password.",
+        widget=forms.EmailInput(attrs={"autocomplete": "email"}),
+    )
+    password1 = forms.CharField(
+        label="Password",
+        strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
+        help_text=password_validation.password_validators_help_text_html(),
+    )
+    password2 = forms.CharField(
+        label="Password again",
+        strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
+    )
+
+    player: Player | None = None
+
+    def clean(self):
+        data = super().clean()
+        if self.errors:
+            return data
+        if data["password1"] != data["password2"]:
+            self.add_error("password2", "The two passwords differ.")
+            return data
+        try:
+            # The API's own service: same username and password rules, same messages.
+            self.player = services.player_register(
+                username=data["username"], password=data["password1"], email=data["email"]
+            )
+        except DomainError as exc:
+            # A weak password's details say why (too short, too common, ...).
+            reasons = exc.details if exc.code == "invalid_password" and exc.details else None
+            self.add_error(FIELD_OF_CODE.get(exc.code), reasons or exc.message)
+        return data
