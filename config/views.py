@@ -1,6 +1,11 @@
+from django.shortcuts import render
 from django.views.defaults import server_error as html_server_error
 
 from config.api import api_server_error
+from gameplay import selectors as gameplay_selectors
+from leagues import selectors as league_selectors
+from leagues.models import Season
+from tournaments import selectors as tournament_selectors
 
 
 def server_error(request, *args, **kwargs):
@@ -8,3 +13,31 @@ def server_error(request, *args, **kwargs):
     if request.path.startswith("/api/"):
         return api_server_error(request)
     return html_server_error(request, *args, **kwargs)
+
+
+def home(request):
+    """What is on for the signed-in player (their live table, their tournaments, their
+    league places) and what anyone can enter. The home page sits above the apps, so it
+    reads each app's selectors (gameplay never imports tournaments or leagues)."""
+    player = gameplay_selectors.player_of_user(request.user)
+    context = {"player": player, "open_tournaments": tournament_selectors.open_for_entries()}
+    if player is not None:
+        entries = tournament_selectors.entries_of_player(player)
+        context.update(
+            {
+                "table": gameplay_selectors.active_match_of(player),
+                "progress": gameplay_selectors.level_progress(player),
+                "ratings": gameplay_selectors.ratings_of(player),
+                "my_tournaments": [
+                    {"entry": e, "seat": tournament_selectors.seat_of(e)} for e in entries
+                ],
+                "standings": [
+                    row
+                    for row in league_selectors.player_history(player.pk)[:5]
+                    if row.season.status == Season.Status.RUNNING
+                ],
+            }
+        )
+        mine = {e.tournament_id for e in entries}
+        context["open_tournaments"] = [t for t in context["open_tournaments"] if t.pk not in mine]
+    return render(request, "home.html", context)

@@ -3,7 +3,6 @@ from django.urls import path
 from gameplay import views
 
 urlpatterns = [
-    path("", views.home, name="home"),
     path("accounts/signup/", views.signup, name="signup"),
     path("rooms/", views.lobby, name="lobby"),
     path("rooms/<int:room_id>/play/", views.room_play, name="room-play"),

@@ -10,7 +10,7 @@ from django.views.decorators.http import require_POST
 from rest_framework.throttling import SimpleRateThrottle
 
 from config.errors import DomainError
-from gameplay import profile, selectors, services
+from gameplay import profile, rating_scale, selectors, services
 from gameplay.forms import SignupForm
 from gameplay.models import Match, Rating, Room
 
@@ -18,10 +18,6 @@ CHART_WIDTH = 240
 CHART_HEIGHT = 60
 CHART_PAD = 4
 RECENT_MATCHES = 10
-
-
-def home(request):
-    return render(request, "home.html")
 
 
 class SignupThrottle(SimpleRateThrottle):
@@ -139,7 +135,7 @@ def match_table(request, match_id: int):
             "name": seat.player.display_name,
             "title": seat.player.displayed_title.name if seat.player.displayed_title else "",
             "level": seat.player.level,
-            "rating": round(ratings[seat.player_id], 1) if seat.player_id in ratings else None,
+            "rating": rating_scale.displayed(ratings.get(seat.player_id)),
             "bot": seat.player.is_bot,
             "profile": reverse("player-profile", args=[seat.player_id]),
         }
@@ -196,20 +192,52 @@ def player_profile(request, player_id: int):
 
 
 def recent_matches(player) -> list[dict]:
-    """The player's latest matches with their own seat and the opponents split out."""
+    """The player's latest matches with their own seat, the opponents and the result in
+    words ("Won 100-64 against Ada")."""
     rows = []
     # The cached engine state is a pickle per match; the list never needs it.
     for match in selectors.matches_of(player)[:RECENT_MATCHES]:
         seats = sorted(match.seats.all(), key=lambda seat: seat.index)
         mine = next(seat for seat in seats if seat.player_id == player.pk)
+        others = [seat for seat in seats if seat.player_id != player.pk]
         rows.append(
             {
                 "match": match,
                 "seat": mine,
-                "opponents": [seat.player for seat in seats if seat.player_id != player.pk],
+                "opponents": [seat.player for seat in others],
+                "outcome": match_outcome(match, mine, others),
             }
         )
     return rows
+
+
+def _ordinal(n: int) -> str:
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def match_outcome(match, mine, others) -> dict:
+    """How a match went for one seat, in words, and its kind (won, lost, other)."""
+    if match.status == Match.Status.ACTIVE:
+        return {"kind": "live", "verb": "Playing", "score": ""}
+    if match.status == Match.Status.DISPUTED:
+        return {"kind": "other", "verb": "Disputed", "score": ""}
+    scores = [mine.score, *(seat.score for seat in others)]
+    score = "-".join(str(s) for s in scores) if None not in scores else ""
+    if len(others) > 1:  # a table of three or more: a place, then everyone's score
+        verb = "Won" if mine.placement == 1 else f"Finished {_ordinal(mine.placement or 0)}"
+        kind = "won" if mine.placement == 1 else "other"
+    elif mine.placement == 1 and others and others[0].placement == 1:
+        verb, kind = "Drew", "other"
+    elif mine.placement == 1:
+        verb, kind = "Won", "won"
+    else:
+        verb, kind = "Lost", "lost"
+    if mine.forfeited:
+        verb, kind = f"{verb} (forfeited)", "lost"
+    elif not mine.forfeited and any(seat.forfeited for seat in others) and kind == "won":
+        verb = "Won (opponent forfeited)"
+    return {"kind": kind, "verb": verb, "score": score}
 
 
 def line_chart(values: list[float]) -> dict | None:

@@ -1,10 +1,13 @@
 """Template helpers the site's pages share: the displayed rating and the nav's current page."""
 
+import re
+
 from django import template
 from django.utils.html import format_html
 from django.utils.safestring import mark_safe
 
 from gameplay import rating_scale
+from gameplay.models import Metric
 
 register = template.Library()
 
@@ -52,3 +55,30 @@ def confirm(context, label, action, question, yes, style="", end=False, coins=No
 def coins(amount):
     amount = amount or 0
     return format_html("{} coin{}", amount, "" if amount == 1 else "s")
+
+
+@register.filter
+def ordinal_place(n):
+    """1 -> 1st, 2 -> 2nd, 11 -> 11th, 23 -> 23rd."""
+    n = int(n)
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+_METRIC_REASON = re.compile(r"^([a-z_]+) (\d+)$")
+_PLACE_REASON = re.compile(r"^(.+): place (\d+)$")
+
+
+@register.filter
+def reason_words(reason: str) -> str:
+    """Why a title was granted, in words: the stored reason may be a metric code and a
+    threshold ("matches_won 10") or a prize's "Sunday Cup: place 1"."""
+    reason = reason or ""
+    metric = _METRIC_REASON.match(reason)
+    if metric and metric.group(1) in Metric.values:
+        return f"{Metric(metric.group(1)).label}: {metric.group(2)}"
+    place = _PLACE_REASON.match(reason)
+    if place:
+        n, event = int(place.group(2)), place.group(1)
+        return f"Champion of {event}" if n == 1 else f"{ordinal_place(n)} in {event}"
+    return reason
