@@ -1,12 +1,11 @@
-"""Forms of the site's account pages. The rules live in the services they call
-(gameplay.services.player_register, gameplay.usernames): a form only collects fields."""
+"""Forms of the site's account pages. The rules live in the services the views call
+(gameplay.services.player_register, gameplay.usernames): a form collects the fields and
+shows a service's refusal by the field it is about."""
 
 from django import forms
 from django.contrib.auth import password_validation
 
 from config.errors import DomainError
-from gameplay import services
-from gameplay.models import Player
 
 # Which field each of player_register's error codes is about.
 FIELD_OF_CODE = {
@@ -44,22 +43,14 @@ class SignupForm(forms.Form):
         widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
     )
 
-    player: Player | None = None
-
     def clean(self):
         data = super().clean()
-        if self.errors:
-            return data
-        if data["password1"] != data["password2"]:
+        if data.get("password1") and data.get("password2") != data["password1"]:
             self.add_error("password2", "The two passwords differ.")
-            return data
-        try:
-            # The API's own service: same username and password rules, same messages.
-            self.player = services.player_register(
-                username=data["username"], password=data["password1"], email=data["email"]
-            )
-        except DomainError as exc:
-            # A weak password's details say why (too short, too common, ...).
-            reasons = exc.details if exc.code == "invalid_password" and exc.details else None
-            self.add_error(FIELD_OF_CODE.get(exc.code), reasons or exc.message)
         return data
+
+    def explain(self, exc: DomainError) -> None:
+        """Show the service's refusal by the field it is about; a weak password's details
+        say why (too short, too common, ...)."""
+        reasons = exc.details if exc.code == "invalid_password" and exc.details else None
+        self.add_error(FIELD_OF_CODE.get(exc.code), reasons or exc.message)

@@ -41,11 +41,20 @@ def signup(request):
         if not throttle.allow_request(request, None):
             minutes = max(1, round((throttle.wait() or 60) / 60))
             messages.error(request, f"Too many sign-ups from here. Try again in {minutes} min.")
-            return render(request, "registration/signup.html", {"form": form}, status=429)
+            return render(request, "registration/signup.html", {"form": SignupForm()}, status=429)
         if form.is_valid():
-            login(request, form.player.user, backend="django.contrib.auth.backends.ModelBackend")
-            messages.success(request, f"Welcome to Knock, {form.player.display_name}!")
-            return redirect("player-profile", player_id=form.player.pk)
+            data = form.cleaned_data
+            try:
+                # The API's own service: the same username and password rules and words.
+                player = services.player_register(
+                    username=data["username"], password=data["password1"], email=data["email"]
+                )
+            except DomainError as exc:
+                form.explain(exc)
+            else:
+                login(request, player.user, backend="django.contrib.auth.backends.ModelBackend")
+                messages.success(request, f"Welcome to Knock, {player.display_name}!")
+                return redirect("player-profile", player_id=player.pk)
     return render(request, "registration/signup.html", {"form": form})
 
 

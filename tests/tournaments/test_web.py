@@ -168,7 +168,8 @@ def test_the_form_creates_a_draft_with_variant_options_and_prizes(client):
     # Gin seats two: the service's reason shows by the table size.
     bad = client.post("/tournaments/new/", {**body, "name": "Bad", "variant": "gin"})
     assert bad.status_code == 200
-    assert "gin seats 2 to 2 players" in bad.context["form"].errors["table_size"][0]
+    refusal = bad.context["form"].errors["table_size"][0]
+    assert "Gin Rummy seats exactly 2 players a table" in refusal
     out_of_range = client.post("/tournaments/new/", {**body, "opt_basic_target": "-1"})
     assert "opt_basic_target" in out_of_range.context["form"].errors
     assert not Tournament.objects.filter(name="Bad").exists()
