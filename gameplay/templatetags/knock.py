@@ -82,3 +82,18 @@ def reason_words(reason: str) -> str:
         n, event = int(place.group(2)), place.group(1)
         return f"Champion of {event}" if n == 1 else f"{ordinal_place(n)} in {event}"
     return reason
+
+
+@register.filter
+def duration_words(value) -> str:
+    """A timedelta as people say it: "1 day", "2 days 6 hours", "45 minutes"."""
+    seconds = int(value.total_seconds())
+    days, rest = divmod(seconds, 86400)
+    hours, rest = divmod(rest, 3600)
+    minutes = rest // 60
+    parts = [
+        f"{n} {unit}{'' if n == 1 else 's'}"
+        for n, unit in ((days, "day"), (hours, "hour"), (minutes, "minute"))
+        if n
+    ]
+    return " ".join(parts) or "no time"
