@@ -196,3 +196,14 @@ def held_fees(tournament: Tournament) -> dict:
         entries=Count("pk"), coins=Sum("fee_paid")
     )
     return {"entries": row["entries"], "coins": row["coins"] or 0}
+
+
+def tournaments_of_player(player, limit: int = 20) -> list[Entry]:
+    """The tournaments a player entered and did not leave, newest first (their profile)."""
+    return list(
+        Entry.objects.filter(player=player)
+        .exclude(status__in=(Entry.Status.WITHDRAWN, Entry.Status.DROPPED))
+        .exclude(tournament__status=Tournament.Status.DRAFT)
+        .select_related("tournament")
+        .order_by("-tournament__created_at", "-tournament_id")[:limit]
+    )

@@ -70,29 +70,45 @@ def tournament_detail(request, pk: int):
     return render(request, "tournaments/detail.html", context)
 
 
+def result_words(entry: Entry, n_rounds: int, third_match: bool = False) -> str:
+    """An entry's result in words: the champion as champion, the final's loser as
+    runner-up, everyone else by the round they went out in."""
+    if entry.status == Entry.Status.CHAMPION or entry.placement == 1:
+        return "Champion"
+    if entry.status == Entry.Status.DISQUALIFIED:
+        return "Disqualified"
+    if entry.placement == 2 and entry.out_round == n_rounds:
+        return "Runner-up"
+    if entry.placement == 3 and third_match:
+        return "Third place (won the third-place match)"
+    if entry.out_round:
+        name = services.round_name(entry.out_round, n_rounds)
+        return f"Out in {name}" if name.startswith("Round") else f"Out in the {name}"
+    return entry.get_status_display()
+
+
 def placement_rows(entries: list[Entry], bracket: dict) -> list[dict]:
-    """Each placed entry with its result in words: the champion as champion, the final's
-    loser as runner-up, everyone else by the round they went out in."""
-    names = {r["number"]: r["name"] for r in bracket["rounds"]}
-    last = max(names, default=0)
+    n_rounds = len(bracket["rounds"])
     third_match = any(t["third_place"] for r in bracket["rounds"] for t in r["tables"])
+    return [{"entry": e, "outcome": result_words(e, n_rounds, third_match)} for e in entries]
+
+
+def profile_section(player) -> dict | None:
+    """The player's tournaments on their profile (gameplay.profile registry): one query."""
+    entries = selectors.tournaments_of_player(player)
+    if not entries:
+        return None
     rows = []
     for entry in entries:
-        if entry.status == Entry.Status.CHAMPION or entry.placement == 1:
-            outcome = "Champion"
-        elif entry.placement == 2 and entry.out_round == last:
-            outcome = "Runner-up"
-        elif entry.status == Entry.Status.DISQUALIFIED:
-            outcome = "Disqualified"
-        elif entry.out_round in names:
-            name = names[entry.out_round]
-            outcome = f"Out in {name}" if name.startswith("Round") else f"Out in the {name}"
-            if entry.placement == 3 and third_match:
-                outcome = "Third place (won the third-place match)"
-        else:
-            outcome = "Did not play"
+        tournament = entry.tournament
+        n_rounds = services.bracket_of(tournament).n_rounds if tournament.entries_count else 0
+        outcome = result_words(entry, n_rounds, tournament.third_place)
         rows.append({"entry": entry, "outcome": outcome})
-    return rows
+    return {
+        "title": "Tournaments",
+        "template": "tournaments/_profile.html",
+        "context": {"rows": rows},
+    }
 
 
 def _player_panel(request, tournament: Tournament) -> dict:

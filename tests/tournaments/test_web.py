@@ -1,11 +1,21 @@
 """The tournament pages' buttons and forms, without a browser: who may press what, and a
 refusal shown in the service's own words."""
 
+import re
+
 import pytest
 
 from gameplay.models import Player
 from tests.factories import PlayerFactory, UserFactory
-from tests.tournaments.helpers import FAST_GIN, bots, humans, open_tournament, organiser
+from tests.tournaments.helpers import (
+    FAST_GIN,
+    bots,
+    drive,
+    humans,
+    open_tournament,
+    organiser,
+    register_all,
+)
 from tournaments import services
 from tournaments.models import Entry, Tournament
 
@@ -204,3 +214,19 @@ def test_cancelling_refunds_and_says_so(client):
     assert sorted(
         Player.objects.filter(pk__in=[p.pk for p in players]).values_list("coins", flat=True)
     ) == [10, 10]
+
+
+def test_the_champion_is_shown_as_champion(client, no_broker):
+    tournament = open_tournament(name="Crown Cup", show_up_seconds=0)
+    register_all(tournament, bots(4))
+    services.tournament_start(tournament_id=tournament.pk)
+    drive(tournament)
+    champion = Entry.objects.get(tournament=tournament, placement=1)
+    page = client.get(f"/tournaments/{tournament.pk}/").content.decode()
+    results = re.findall(r'<tr class="placement[^"]*">.*?<td>([^<]*)</td></tr>', page)
+    assert results == ["Champion", "Runner-up", "Out in the Semi-finals", "Out in the Semi-finals"]
+    profile = client.get(f"/players/{champion.player_id}/").content.decode()
+    assert "🏆 Champion" in profile and "Crown Cup" in profile
+    runner_up = Entry.objects.get(tournament=tournament, placement=2)
+    profile = client.get(f"/players/{runner_up.player_id}/").content.decode()
+    assert "Runner-up" in profile and "out in round" not in profile.lower()
