@@ -1,4 +1,6 @@
+from django.http import JsonResponse
 from django.shortcuts import render
+from django.urls import reverse
 from django.views.defaults import server_error as html_server_error
 
 from config.api import api_server_error
@@ -41,3 +43,32 @@ def home(request):
         mine = {e.tournament_id for e in entries}
         context["open_tournaments"] = [t for t in context["open_tournaments"] if t.pk not in mine]
     return render(request, "home.html", context)
+
+
+def notices(request):
+    """What needs the signed-in player now, for the banner static/site/notices.js shows on
+    every page: check-in open, a table ready, a match on. Polled, so it works with or
+    without the live table's channel layer."""
+    player = gameplay_selectors.player_of_user(request.user)
+    found = []
+    for entry in tournament_selectors.entries_of_player(player) if player else []:
+        tournament = entry.tournament
+        page = reverse("tournament-detail", args=[tournament.pk])
+        seat = tournament_selectors.seat_of(entry)
+        if seat and seat["match"]:
+            url = reverse("match-table", args=[seat["match"]])
+            found.append(("match", seat["match"], f"Your match in {tournament.name} is on.", url))
+        elif seat and seat["table"].status == "waiting" and not seat["seat"].present:
+            text = f"Your table in {tournament.name} is ready: take your seat."
+            found.append(("table", seat["table"].pk, text, page))
+        elif tournament.status == "check_in" and entry.checked_in_at is None:
+            text = f"Check-in is open for {tournament.name}."
+            found.append(("check-in", tournament.pk, text, page))
+    return JsonResponse(
+        {
+            "notices": [
+                {"key": f"{kind}-{ident}", "text": text, "url": url}
+                for kind, ident, text, url in found
+            ]
+        }
+    )

@@ -230,3 +230,30 @@ def test_the_champion_is_shown_as_champion(client, no_broker):
     runner_up = Entry.objects.get(tournament=tournament, placement=2)
     profile = client.get(f"/players/{runner_up.player_id}/").content.decode()
     assert "Runner-up" in profile and "out in round" not in profile.lower()
+
+
+def test_notices_say_what_needs_the_player_now(client, no_broker):
+    tournament = open_tournament(name="Notice Cup", show_up_seconds=600)
+    [player] = humans(1)
+    client.force_login(player.user)
+    assert client.get("/me/notices/").json() == {"notices": []}
+    register_all(tournament, [player, *bots(1)])
+    services.tournament_open_check_in(tournament_id=tournament.pk)
+    page = f"/tournaments/{tournament.pk}/"
+    [notice] = client.get("/me/notices/").json()["notices"]
+    assert notice == {
+        "key": f"check-in-{tournament.pk}",
+        "text": "Check-in is open for Notice Cup.",
+        "url": page,
+    }
+    services.entry_check_in(tournament_id=tournament.pk, player=player)
+    services.entry_check_in(tournament_id=tournament.pk, player=bots(1)[0])
+    services.tournament_start(tournament_id=tournament.pk)
+    [notice] = client.get("/me/notices/").json()["notices"]
+    assert notice["text"] == "Your table in Notice Cup is ready: take your seat."
+    table = tournament.tables.get()
+    services.table_show_up(table_id=table.pk, player=player)
+    [notice] = client.get("/me/notices/").json()["notices"]
+    assert notice["url"] == f"/matches/{table.matches.get().match_id}/"
+    client.logout()
+    assert client.get("/me/notices/").json() == {"notices": []}

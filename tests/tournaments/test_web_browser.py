@@ -41,9 +41,15 @@ def test_register_check_in_and_take_your_seat(page, login, shoot):
 
     [bot] = bots(1)
     services.entry_register(tournament_id=tournament.pk, player=bot)
+    # Elsewhere on the site, a notice says when check-in opens.
+    page.goto("/leaderboard/")
     services.tournament_open_check_in(tournament_id=tournament.pk, by=tournament.organiser)
     services.entry_check_in(tournament_id=tournament.pk, player=bot)
-    page.reload()
+    notice = page.locator(".live-notice", has_text="Check-in is open for Evening Gin")
+    notice.wait_for(timeout=15_000)
+    shoot("notice-check-in")
+    notice.locator("a").click()
+    page.wait_for_url(f"**/tournaments/{tournament.pk}/")
     assert "Check in now" in page.locator("#player-panel").inner_text()
     page.click("#check-in")
     page.wait_for_selector("text=Checked in: you will be seated when the tournament starts.")
