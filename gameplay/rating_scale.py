@@ -9,7 +9,7 @@ strong regular about 2000. Plain functions, so every page and the API agree.
 BASE = 1500
 PER_POINT = 20
 EXPLANATION = (
-    "Knock rating: 1500 + 20 x the OpenSkill ordinal (mu - 3 sigma, a cautious estimate "
+    "Knock rating: 1500 + 20 × the OpenSkill ordinal (μ − 3σ, a cautious estimate "  # noqa: RUF001
     "of skill). "
     "Everyone starts at 1500; it is provisional until the estimate settles."
 )
