@@ -25,5 +25,10 @@ urlpatterns = [
         views.disqualify,
         name="tournament-disqualify",
     ),
+    path(
+        "tournaments/<int:pk>/entries/<int:entry_id>/seed/",
+        views.set_seed,
+        name="tournament-seed",
+    ),
     path("tournaments/<int:pk>/manage/<slug:action>/", views.manage, name="tournament-manage"),
 ]

@@ -151,6 +151,8 @@ def _organiser_panel(tournament: Tournament, bracket: dict) -> dict:
         "cancel": status not in (Tournament.Status.FINISHED, Tournament.Status.CANCELLED),
         "fees": selectors.held_fees(tournament),
         "disqualifiable": (*services.ACTIVE_ENTRY, Entry.Status.PLAYING),
+        "seeding": tournament.seeding == Tournament.Seeding.MANUAL
+        and status in services.BEFORE_START,
         "disputed": disputed,
     }
 
@@ -277,6 +279,28 @@ def disqualify(request, pk: int, entry_id: int):
         f"{entry.player.display_name} is disqualified.",
         services.entry_disqualify,
         entry_id=entry.pk,
+        by=request.user,
+    )
+    return _back(pk)
+
+
+@login_required
+@require_POST
+def set_seed(request, pk: int, entry_id: int):
+    """Manual seeding: the organiser's seed for one entry (empty clears it)."""
+    _visible(request, pk)
+    entry = get_object_or_404(Entry.objects.select_related("player"), pk=entry_id, tournament_id=pk)
+    raw = request.POST.get("seed", "").strip()
+    if raw and not (raw.isdigit() and 1 <= int(raw) <= 65536):
+        messages.error(request, "A seed is a whole number from 1 (the best) up.")
+        return _back(pk)
+    seed = int(raw) if raw else None
+    _attempt(
+        request,
+        f"{entry.player.display_name} is seed {seed}." if seed else "Seed cleared.",
+        services.entry_set_seed,
+        entry_id=entry.pk,
+        seed=seed,
         by=request.user,
     )
     return _back(pk)

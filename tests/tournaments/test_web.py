@@ -257,3 +257,28 @@ def test_notices_say_what_needs_the_player_now(client, no_broker):
     assert notice["url"] == f"/matches/{table.matches.get().match_id}/"
     client.logout()
     assert client.get("/me/notices/").json() == {"notices": []}
+
+
+def test_the_organiser_seeds_by_hand(client):
+    tournament = open_tournament(seeding="manual")
+    players = humans(2)
+    register_all(tournament, players)
+    entry = Entry.objects.get(player=players[1])
+    url = f"/tournaments/{tournament.pk}/entries/{entry.pk}/seed/"
+    client.force_login(players[0].user)
+    assert 'class="seed-form' not in client.get(f"/tournaments/{tournament.pk}/").content.decode()
+    assert said(client.post(url, {"seed": "1"}, follow=True)) == [
+        "Only this tournament's organiser may do that."
+    ]
+    client.force_login(tournament.organiser)
+    assert 'class="seed-form' in client.get(f"/tournaments/{tournament.pk}/").content.decode()
+    name = players[1].display_name
+    assert said(client.post(url, {"seed": "1"}, follow=True)) == [f"{name} is seed 1."]
+    assert said(client.post(url, {"seed": "x"}, follow=True)) == [
+        "A seed is a whole number from 1 (the best) up."
+    ]
+    entry.refresh_from_db()
+    assert entry.manual_seed == 1
+    assert said(client.post(url, {"seed": ""}, follow=True)) == ["Seed cleared."]
+    entry.refresh_from_db()
+    assert entry.manual_seed is None
