@@ -33,12 +33,19 @@ def home(request):
                 "my_tournaments": [
                     {"entry": e, "seat": tournament_selectors.seat_of(e)} for e in entries
                 ],
+                "fixture": league_selectors.next_fixture(player),
                 "standings": [
                     row
                     for row in league_selectors.player_history(player.pk)[:5]
                     if row.season.status == Season.Status.RUNNING
                 ],
             }
+        )
+        fixture = context["fixture"]
+        context["fixture_opponents"] = (
+            [seat.player for seat in fixture.seats.all() if seat.player_id != player.pk]
+            if fixture
+            else []
         )
         mine = {e.tournament_id for e in entries}
         context["open_tournaments"] = [t for t in context["open_tournaments"] if t.pk not in mine]

@@ -116,3 +116,19 @@ def membership_of(league: League, player) -> Membership | None:
 def next_season(seasons: list[Season]) -> Season | None:
     """The scheduled season a new member would play first, if one is set."""
     return next((s for s in seasons if s.status == Season.Status.SCHEDULED), None)
+
+
+def next_fixture(player) -> Fixture | None:
+    """The player's first league fixture still to play in a running season, with who else
+    sits at it (the home page): two queries."""
+    return (
+        Fixture.objects.filter(
+            seats__player=player,
+            status__in=(Fixture.Status.SCHEDULED, Fixture.Status.PLAYING),
+            round__season__status=Season.Status.RUNNING,
+        )
+        .select_related("round__season__league", "round__division")
+        .prefetch_related(Prefetch("seats", queryset=FixtureSeat.objects.select_related("player")))
+        .order_by("round__opens_at", "pk")
+        .first()
+    )

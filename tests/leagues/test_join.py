@@ -8,7 +8,7 @@ from django.utils import timezone
 from leagues import services
 from leagues.models import Membership
 from tests.factories import PlayerFactory
-from tests.leagues.conftest import make_league
+from tests.leagues.conftest import make_league, start
 
 
 @pytest.mark.django_db
@@ -45,3 +45,15 @@ def test_a_player_joins_a_league_in_the_browser(page, login, shoot):
     page.click("#join")
     page.wait_for_selector("text=You are in Browser Join League")
     assert Membership.objects.filter(league=league, player__user__username="lena").exists()
+
+
+@pytest.mark.django_db
+def test_home_shows_the_next_fixture_and_its_deadline(client):
+    league = make_league(name="Home League", divisions=[("Only", 4, 0, 0)])
+    me, other = PlayerFactory(display_name="Me"), PlayerFactory(display_name="Rival")
+    start(league, [me, other])
+    client.force_login(me.user)
+    home = client.get("/").content.decode()
+    assert "Next fixture:</strong> Home League, round 1, against" in home
+    assert ">Rival</a>." in home and "play it by" in home
+    assert "1st" in home or "2nd" in home  # the league place, in words
