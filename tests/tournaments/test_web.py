@@ -282,3 +282,16 @@ def test_the_organiser_seeds_by_hand(client):
     assert said(client.post(url, {"seed": ""}, follow=True)) == ["Seed cleared."]
     entry.refresh_from_db()
     assert entry.manual_seed is None
+
+
+def test_replaying_a_disputed_match_is_the_organisers_and_needs_a_dispute(client, no_broker):
+    tournament = open_tournament(show_up_seconds=0)
+    register_all(tournament, bots(2))
+    services.tournament_start(tournament_id=tournament.pk)
+    table = tournament.tables.get()
+    url = f"/tournaments/{tournament.pk}/tables/{table.pk}/replay/"
+    client.force_login(PlayerFactory().user)
+    assert said(client.post(url, follow=True)) == ["Only this tournament's organiser may do that."]
+    client.force_login(tournament.organiser)
+    assert said(client.post(url, follow=True)) == ["This table has no disputed match to replay."]
+    assert client.post(f"/tournaments/{tournament.pk}/tables/999999/replay/").status_code == 404

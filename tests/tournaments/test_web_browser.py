@@ -7,7 +7,7 @@ import re
 import pytest
 
 from tests.factories import PlayerFactory
-from tests.tournaments.helpers import bots, humans, open_tournament, organiser
+from tests.tournaments.helpers import bots, drive, humans, open_tournament, organiser
 from tournaments import services
 from tournaments.models import Entry, Tournament
 
@@ -136,4 +136,12 @@ def test_organiser_creates_opens_and_starts_a_tournament(page, login, browser, l
     stranger.goto(f"/tournaments/{tournament.pk}/")
     assert stranger.locator("#organiser-panel").count() == 0
     other.close()
+    # The bots play it out (as the workers would); the page reloads itself when it ends.
+    drive(tournament)
+    page.wait_for_selector("#placements", timeout=15_000)
+    assert page.locator("#status").inner_text() == "Finished"
+    first = page.locator("#placements tr.placement").first.inner_text()
+    assert "Champion" in first
+    assert page.locator("#organiser-panel summary").count() == 0  # nothing left to run
+    shoot("tournament-finished-by-organiser")
     assert by.pk == Tournament.objects.get(pk=tournament.pk).organiser_id
