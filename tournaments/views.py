@@ -79,12 +79,19 @@ def result_words(entry: Entry, n_rounds: int, third_match: bool = False) -> str:
         return "Disqualified"
     if entry.placement == 2 and entry.out_round == n_rounds:
         return "Runner-up"
+    if entry.placement and entry.out_round == n_rounds:  # a final table of three or more
+        return f"{_ordinal(entry.placement)} in the Final"
     if entry.placement == 3 and third_match:
         return "Third place (won the third-place match)"
     if entry.out_round:
         name = services.round_name(entry.out_round, n_rounds)
         return f"Out in {name}" if name.startswith("Round") else f"Out in the {name}"
     return entry.get_status_display()
+
+
+def _ordinal(n: int) -> str:
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
 
 
 def placement_rows(entries: list[Entry], bracket: dict) -> list[dict]:

@@ -142,6 +142,7 @@ def test_organiser_creates_opens_and_starts_a_tournament(page, login, browser, l
     assert page.locator("#status").inner_text() == "Finished"
     first = page.locator("#placements tr.placement").first.inner_text()
     assert "Champion" in first
-    assert page.locator("#organiser-panel summary").count() == 0  # nothing left to run
+    assert page.locator("#organiser-panel").count() == 0  # nothing left to run
+    assert "3rd in the Final" in page.locator("#placements").inner_text()
     shoot("tournament-finished-by-organiser")
     assert by.pk == Tournament.objects.get(pk=tournament.pk).organiser_id
