@@ -59,6 +59,11 @@ def tournament_detail(request, pk: int):
     if request.GET.get("part") == "you":
         context.update(_player_panel(request, tournament))
         return render(request, "tournaments/_player_panel.html", context)
+    if request.GET.get("part") == "entries":
+        context["entries"] = selectors.entries(tournament)
+        if services.can_run(request.user, tournament):
+            context["organiser"] = _organiser_panel(tournament, context["bracket"])
+        return render(request, "tournaments/_entries.html", context)
     context["placements"] = placement_rows(
         selectors.placements(tournament, limit=64), context["bracket"]
     )

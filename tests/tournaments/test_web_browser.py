@@ -7,7 +7,14 @@ import re
 import pytest
 
 from tests.factories import PlayerFactory
-from tests.tournaments.helpers import bots, drive, humans, open_tournament, organiser
+from tests.tournaments.helpers import (
+    bots,
+    drive,
+    humans,
+    open_tournament,
+    organiser,
+    register_all,
+)
 from tournaments import services
 from tournaments.models import Entry, Tournament
 
@@ -146,3 +153,13 @@ def test_organiser_creates_opens_and_starts_a_tournament(page, login, browser, l
     assert "3rd in the Final" in page.locator("#placements").inner_text()
     shoot("tournament-finished-by-organiser")
     assert by.pk == Tournament.objects.get(pk=tournament.pk).organiser_id
+
+
+def test_the_entries_refresh_while_registration_is_open(page):
+    tournament = open_tournament(name="Filling Cup")
+    page.goto(f"/tournaments/{tournament.pk}/")
+    assert "Nobody has registered yet." in page.locator("#entries").inner_text()
+    assert page.locator("#live").count() == 0  # not started: nothing is live yet
+    register_all(tournament, bots(2))
+    page.wait_for_selector("#entries tr.entry >> nth=1", timeout=10_000)
+    assert page.locator("#entries tr.entry").count() == 2
