@@ -54,3 +54,13 @@ class SignupForm(forms.Form):
         say why (too short, too common, ...)."""
         reasons = exc.details if exc.code == "invalid_password" and exc.details else None
         self.add_error(FIELD_OF_CODE.get(exc.code), reasons or exc.message)
+
+
+class EmailForm(forms.Form):
+    email = forms.CharField(
+        required=False,
+        max_length=254,
+        label="Email",
+        help_text="Where a password reset link goes. Leave it empty to remove it.",
+        widget=forms.EmailInput(attrs={"autocomplete": "email"}),
+    )

@@ -11,7 +11,7 @@ from rest_framework.throttling import SimpleRateThrottle
 
 from config.errors import DomainError
 from gameplay import profile, rating_scale, selectors, services
-from gameplay.forms import SignupForm
+from gameplay.forms import EmailForm, SignupForm
 from gameplay.models import Match, Rating, Room
 
 CHART_WIDTH = 240
@@ -98,6 +98,21 @@ def room_play(request, room_id: int):
     if isinstance(outcome, Match):
         return redirect("match-table", match_id=outcome.pk)
     return redirect("lobby")
+
+
+@login_required
+def account(request):
+    """Your account: the email a reset link goes to, and a way to change your password."""
+    form = EmailForm(request.POST or None, initial={"email": request.user.email})
+    if request.method == "POST" and form.is_valid():
+        try:
+            email = services.user_set_email(user=request.user, email=form.cleaned_data["email"])
+        except DomainError as exc:
+            form.add_error("email", exc.message)
+        else:
+            messages.success(request, f"Reset links go to {email}." if email else "Email removed.")
+            return redirect("account")
+    return render(request, "registration/account.html", {"form": form})
 
 
 @login_required

@@ -16,12 +16,7 @@ def player_register(*, username: str, password: str, email: str = "") -> Player:
     """A new person's account, player and API token. `email` is optional; it is where a
     password reset link goes."""
     user_model = get_user_model()
-    email = (email or "").strip()
-    if email:
-        try:
-            validate_email(email)
-        except ValidationError:
-            raise DomainError("That is not an email address.", code="invalid_email") from None
+    email = _checked_email(email)
     try:
         username = normalize_username(username)
     except UsernameError as exc:
@@ -45,6 +40,23 @@ def player_register(*, username: str, password: str, email: str = "") -> Player:
     except IntegrityError:
         raise Conflict("That username is taken.", code="username_taken") from None
     return player
+
+
+def _checked_email(email: str) -> str:
+    email = (email or "").strip()
+    if email:
+        try:
+            validate_email(email)
+        except ValidationError:
+            raise DomainError("That is not an email address.", code="invalid_email") from None
+    return email
+
+
+def user_set_email(*, user, email: str) -> str:
+    """Set (or, empty, remove) the address a password reset link goes to."""
+    user.email = _checked_email(email)
+    user.save(update_fields=["email"])
+    return user.email
 
 
 def player_for_user(user) -> Player:

@@ -119,3 +119,19 @@ def test_password_change_and_reset_by_mail(client):
     )
     assert done.url == "/accounts/reset/done/"
     assert get_user_model().objects.get(username="lin").check_password("third-long-phrase")
+
+
+@pytest.mark.django_db
+def test_the_account_page_sets_the_email_a_reset_goes_to(client):
+    assert client.get("/accounts/settings/").status_code == 302  # to the login page
+    player = PlayerFactory(user__username="noor")
+    client.force_login(player.user)
+    bad = client.post("/accounts/settings/", {"email": "nope"})
+    assert bad.context["form"].errors["email"] == ["That is not an email address."]
+    saved = client.post("/accounts/settings/", {"email": "noor@example.com"}, follow=True)
+    assert [str(m) for m in saved.context["messages"]] == ["Reset links go to noor@example.com."]
+    player.user.refresh_from_db()
+    assert player.user.email == "noor@example.com"
+    client.logout()
+    client.post("/accounts/password_reset/", {"email": "noor@example.com"})
+    assert len(mail.outbox) == 1 and "noor" in mail.outbox[0].body
