@@ -154,6 +154,22 @@ STORAGES = {
 LOGIN_URL = "/accounts/login/"
 LOGIN_REDIRECT_URL = "/"
 
+# --- Mail (password resets, admins' notices) ------------------------------------------
+# With EMAIL_HOST set, mail goes out over SMTP; without it, it is printed to the web
+# process's console (demo and development: the reset link is in the log).
+EMAIL_HOST = env_str("EMAIL_HOST")
+if EMAIL_HOST:
+    EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+    EMAIL_PORT = env_int("EMAIL_PORT", 587)
+    EMAIL_HOST_USER = env_str("EMAIL_HOST_USER", "")
+    EMAIL_HOST_PASSWORD = env_str("EMAIL_HOST_PASSWORD", "")
+    EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", default=EMAIL_PORT == 587)
+    EMAIL_USE_SSL = env_bool("EMAIL_USE_SSL", default=EMAIL_PORT == 465)
+else:
+    EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
+DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "Knock <knock@localhost>")
+SERVER_EMAIL = DEFAULT_FROM_EMAIL
+
 # --- Content-Security-Policy (django-csp) -----------------------------------------
 # Only the site's own files run; inline <script> and <style> carry the response's nonce
 # (nonce="{{ request.csp_nonce }}"); inline event handlers and style="" attributes never

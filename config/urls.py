@@ -5,6 +5,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 from config.api import api_not_found
 from config.api_index import ApiIndex
 from config.health import healthz
+from config.views import home, notices
 
 api_patterns = [
     path("", ApiIndex.as_view(), name="api-index"),
@@ -17,6 +18,8 @@ api_patterns = [
 
 urlpatterns = [
     path("healthz", healthz, name="healthz"),
+    path("", home, name="home"),
+    path("me/notices/", notices, name="notices"),
     path("admin/", admin.site.urls),
     path("accounts/", include("django.contrib.auth.urls")),
     path("api/", include(api_patterns)),

@@ -6,6 +6,9 @@ from gameplay.models import VARIANT_CHOICES, Match, Player, Room
 class RegisterSerializer(serializers.Serializer):
     username = serializers.CharField(max_length=150)
     password = serializers.CharField(write_only=True)
+    email = serializers.CharField(
+        required=False, allow_blank=True, max_length=254, help_text="Where reset links go."
+    )
 
 
 class RoomSerializer(serializers.ModelSerializer):

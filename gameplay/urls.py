@@ -3,7 +3,8 @@ from django.urls import path
 from gameplay import views
 
 urlpatterns = [
-    path("", views.home, name="home"),
+    path("accounts/signup/", views.signup, name="signup"),
+    path("accounts/settings/", views.account, name="account"),
     path("rooms/", views.lobby, name="lobby"),
     path("rooms/<int:room_id>/play/", views.room_play, name="room-play"),
     path("rooms/queue/leave/", views.queue_leave, name="queue-leave"),

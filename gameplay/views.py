@@ -1,14 +1,17 @@
 """Server-rendered pages. Thin: reads come from gameplay.selectors, shaping stays here."""
 
 from django.contrib import messages
+from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
+from rest_framework.throttling import SimpleRateThrottle
 
 from config.errors import DomainError
-from gameplay import profile, selectors, services
+from gameplay import profile, rating_scale, selectors, services
+from gameplay.forms import EmailForm, SignupForm
 from gameplay.models import Match, Rating, Room
 
 CHART_WIDTH = 240
@@ -17,8 +20,42 @@ CHART_PAD = 4
 RECENT_MATCHES = 10
 
 
-def home(request):
-    return render(request, "home.html")
+class SignupThrottle(SimpleRateThrottle):
+    """The API's `register` limit, counted per address on the same key as
+    POST /api/auth/register/: the page is no way around it."""
+
+    scope = "register"
+
+    def get_cache_key(self, request, view):
+        return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
+
+
+def signup(request):
+    """Create an account with the API's rules (gameplay.services.player_register), then
+    sign in and go to the new profile."""
+    if request.user.is_authenticated:
+        return redirect("me")
+    form = SignupForm(request.POST or None)
+    if request.method == "POST":
+        throttle = SignupThrottle()
+        if not throttle.allow_request(request, None):
+            minutes = max(1, round((throttle.wait() or 60) / 60))
+            messages.error(request, f"Too many sign-ups from here. Try again in {minutes} min.")
+            return render(request, "registration/signup.html", {"form": SignupForm()}, status=429)
+        if form.is_valid():
+            data = form.cleaned_data
+            try:
+                # The API's own service: the same username and password rules and words.
+                player = services.player_register(
+                    username=data["username"], password=data["password1"], email=data["email"]
+                )
+            except DomainError as exc:
+                form.explain(exc)
+            else:
+                login(request, player.user, backend="django.contrib.auth.backends.ModelBackend")
+                messages.success(request, f"Welcome to Knock, {player.display_name}!")
+                return redirect("player-profile", player_id=player.pk)
+    return render(request, "registration/signup.html", {"form": form})
 
 
 def lobby(request):
@@ -61,6 +98,21 @@ def room_play(request, room_id: int):
     if isinstance(outcome, Match):
         return redirect("match-table", match_id=outcome.pk)
     return redirect("lobby")
+
+
+@login_required
+def account(request):
+    """Your account: the email a reset link goes to, and a way to change your password."""
+    form = EmailForm(request.POST or None, initial={"email": request.user.email})
+    if request.method == "POST" and form.is_valid():
+        try:
+            email = services.user_set_email(user=request.user, email=form.cleaned_data["email"])
+        except DomainError as exc:
+            form.add_error("email", exc.message)
+        else:
+            messages.success(request, f"Reset links go to {email}." if email else "Email removed.")
+            return redirect("account")
+    return render(request, "registration/account.html", {"form": form})
 
 
 @login_required
@@ -107,7 +159,7 @@ def match_table(request, match_id: int):
             "name": seat.player.display_name,
             "title": seat.player.displayed_title.name if seat.player.displayed_title else "",
             "level": seat.player.level,
-            "rating": round(ratings[seat.player_id], 1) if seat.player_id in ratings else None,
+            "rating": rating_scale.displayed(ratings.get(seat.player_id)),
             "bot": seat.player.is_bot,
             "profile": reverse("player-profile", args=[seat.player_id]),
         }
@@ -164,20 +216,52 @@ def player_profile(request, player_id: int):
 
 
 def recent_matches(player) -> list[dict]:
-    """The player's latest matches with their own seat and the opponents split out."""
+    """The player's latest matches with their own seat, the opponents and the result in
+    words ("Won 100-64 against Ada")."""
     rows = []
     # The cached engine state is a pickle per match; the list never needs it.
     for match in selectors.matches_of(player)[:RECENT_MATCHES]:
         seats = sorted(match.seats.all(), key=lambda seat: seat.index)
         mine = next(seat for seat in seats if seat.player_id == player.pk)
+        others = [seat for seat in seats if seat.player_id != player.pk]
         rows.append(
             {
                 "match": match,
                 "seat": mine,
-                "opponents": [seat.player for seat in seats if seat.player_id != player.pk],
+                "opponents": [seat.player for seat in others],
+                "outcome": match_outcome(match, mine, others),
             }
         )
     return rows
+
+
+def _ordinal(n: int) -> str:
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def match_outcome(match, mine, others) -> dict:
+    """How a match went for one seat, in words, and its kind (won, lost, other)."""
+    if match.status == Match.Status.ACTIVE:
+        return {"kind": "live", "verb": "Playing", "score": ""}
+    if match.status == Match.Status.DISPUTED:
+        return {"kind": "other", "verb": "Disputed", "score": ""}
+    scores = [mine.score, *(seat.score for seat in others)]
+    score = "-".join(str(s) for s in scores) if None not in scores else ""
+    if len(others) > 1:  # a table of three or more: a place, then everyone's score
+        verb = "Won" if mine.placement == 1 else f"Finished {_ordinal(mine.placement or 0)}"
+        kind = "won" if mine.placement == 1 else "other"
+    elif mine.placement == 1 and others and others[0].placement == 1:
+        verb, kind = "Drew", "other"
+    elif mine.placement == 1:
+        verb, kind = "Won", "won"
+    else:
+        verb, kind = "Lost", "lost"
+    if mine.forfeited:
+        verb, kind = f"{verb} (forfeited)", "lost"
+    elif not mine.forfeited and any(seat.forfeited for seat in others) and kind == "won":
+        verb = "Won (opponent forfeited)"
+    return {"kind": kind, "verb": verb, "score": score}
 
 
 def line_chart(values: list[float]) -> dict | None:

@@ -8,7 +8,7 @@ from django.utils import timezone
 
 from gameplay.models import Rating
 from leagues import standings
-from leagues.models import Division, Fixture, FixtureSeat, League, Season, Standing
+from leagues.models import Division, Fixture, FixtureSeat, League, Membership, Season, Standing
 
 # Lichess-style gates: a rating shows on the leaderboard once it rests on enough rated
 # matches and the player is still active, so one lucky provisional win does not top it.
@@ -103,4 +103,32 @@ def leaderboard(variant: str, now=None) -> QuerySet[Rating]:
         )
         .select_related("player")
         .order_by("-ordinal", "player_id")
+    )
+
+
+def membership_of(league: League, player) -> Membership | None:
+    if player is None:
+        return None
+    memberships = Membership.objects.filter(league=league, player=player)
+    return memberships.select_related("division").first()
+
+
+def next_season(seasons: list[Season]) -> Season | None:
+    """The scheduled season a new member would play first, if one is set."""
+    return next((s for s in seasons if s.status == Season.Status.SCHEDULED), None)
+
+
+def next_fixture(player) -> Fixture | None:
+    """The player's first league fixture still to play in a running season, with who else
+    sits at it (the home page): two queries."""
+    return (
+        Fixture.objects.filter(
+            seats__player=player,
+            status__in=(Fixture.Status.SCHEDULED, Fixture.Status.PLAYING),
+            round__season__status=Season.Status.RUNNING,
+        )
+        .select_related("round__season__league", "round__division")
+        .prefetch_related(Prefetch("seats", queryset=FixtureSeat.objects.select_related("player")))
+        .order_by("round__opens_at", "pk")
+        .first()
     )

@@ -1,11 +1,16 @@
 """League pages: the list, a football-style table per division, histories, the leaderboard."""
 
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.http import Http404
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_POST
 
+from gameplay import selectors as gameplay_selectors
 from gameplay.models import VARIANT_CHOICES, Player
-from leagues import selectors
+from gameplay.services import player_for_user
+from leagues import selectors, services
 from leagues.models import League
 
 LEADERBOARD_PAGE = 50
@@ -23,6 +28,7 @@ def league_table(request, slug: str):
     season = _pick(seasons, request.GET.get("season"), lambda s: s.number)
     division = _pick(ladder, request.GET.get("division"), lambda d: d.tier)
     lines = selectors.division_table(season, division, ladder) if season and division else []
+    player = gameplay_selectors.player_of_user(request.user)
     return render(
         request,
         "leagues/table.html",
@@ -33,8 +39,31 @@ def league_table(request, slug: str):
             "ladder": ladder,
             "division": division,
             "lines": lines,
+            "membership": selectors.membership_of(league, player),
+            "next_season": selectors.next_season(seasons),
+            "running": next((s for s in seasons if s.status == "running"), None),
+            "bottom": ladder[-1] if ladder else None,
         },
     )
+
+
+@login_required
+@require_POST
+def league_join(request, slug: str):
+    """Join the league (the service the API's POST /api/leagues/<id>/join/ calls)."""
+    league = get_object_or_404(League, slug=slug)
+    membership = services.league_join(league=league, player=player_for_user(request.user))
+    upcoming = selectors.next_season(list(selectors.seasons_of(league)))
+    when = (
+        f"season {upcoming.number}, starting {upcoming.starts_at:%-d %b %Y}"
+        if upcoming
+        else "the next season"
+    )
+    messages.success(
+        request,
+        f"You are in {league.name}: you play in {membership.division.name} from {when}.",
+    )
+    return redirect("league-table", slug=league.slug)
 
 
 def _pick(items: list, wanted: str | None, number):

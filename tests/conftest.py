@@ -148,3 +148,24 @@ def eager_tasks():
     yield
     celery_app.conf.task_always_eager = False
     celery_app.conf.task_eager_propagates = False
+
+
+@pytest.fixture
+def shoot(page):
+    """Screenshots of the page at 1280 px and 375 px wide, full length, into
+    var/screenshots/site/ (or $KNOCK_SHOTS), for people to look at; never committed."""
+    from pathlib import Path
+
+    from django.conf import settings
+
+    folder = Path(os.environ.get("KNOCK_SHOTS") or Path(settings.BASE_DIR, "var/screenshots/site"))
+
+    def take(name: str) -> None:
+        folder.mkdir(parents=True, exist_ok=True)
+        size = page.viewport_size or {"width": 1280, "height": 800}
+        for width in (1280, 375):
+            page.set_viewport_size({"width": width, "height": 800})
+            page.screenshot(path=str(folder / f"{name}-{width}.png"), full_page=True)
+        page.set_viewport_size(size)
+
+    return take

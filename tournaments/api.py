@@ -42,6 +42,12 @@ def _detail(tournament_id: int) -> dict:
     return TournamentSerializer(selectors.tournaments().get(pk=tournament_id)).data
 
 
+def _visible(request, pk: int) -> Tournament:
+    """The tournament if `request.user` may see it: a draft is its organiser's and staff's
+    only, and to anyone else it does not exist (404)."""
+    return get_object_or_404(selectors.visible_to(request.user), pk=pk)
+
+
 class TournamentList(generics.ListAPIView):
     """GET: tournaments, filtered; POST (organisers): create a draft."""
 
@@ -49,7 +55,7 @@ class TournamentList(generics.ListAPIView):
     filterset_class = TournamentFilter
 
     def get_queryset(self):
-        return selectors.tournaments()
+        return selectors.visible_to(self.request.user)
 
     @extend_schema(request=TournamentWriteSerializer, responses={201: TournamentSerializer})
     def post(self, request):
@@ -64,9 +70,7 @@ class TournamentList(generics.ListAPIView):
 class TournamentDetail(APIView):
     @extend_schema(responses={200: TournamentSerializer})
     def get(self, request, pk: int):
-        return Response(
-            TournamentSerializer(get_object_or_404(selectors.tournaments(), pk=pk)).data
-        )
+        return Response(TournamentSerializer(_visible(request, pk)).data)
 
     @extend_schema(request=TournamentWriteSerializer, responses={200: TournamentSerializer})
     def patch(self, request, pk: int):
@@ -107,6 +111,7 @@ class TournamentAction(APIView):
 class Register(APIView):
     @extend_schema(request=None, responses={201: EntrySerializer, 402: INSUFFICIENT_COINS})
     def post(self, request, pk: int):
+        _visible(request, pk)
         entry = services.entry_register(tournament_id=pk, player=player_for_user(request.user))
         return Response(EntrySerializer(entry).data, status=status.HTTP_201_CREATED)
 
@@ -114,6 +119,7 @@ class Register(APIView):
 class Withdraw(APIView):
     @extend_schema(request=None, responses={200: EntrySerializer})
     def post(self, request, pk: int):
+        _visible(request, pk)
         entry = services.entry_withdraw(tournament_id=pk, player=player_for_user(request.user))
         return Response(EntrySerializer(entry).data)
 
@@ -121,6 +127,7 @@ class Withdraw(APIView):
 class CheckIn(APIView):
     @extend_schema(request=None, responses={200: EntrySerializer})
     def post(self, request, pk: int):
+        _visible(request, pk)
         entry = services.entry_check_in(tournament_id=pk, player=player_for_user(request.user))
         return Response(EntrySerializer(entry).data)
 
@@ -131,7 +138,7 @@ class Entries(generics.ListAPIView):
     def get_queryset(self):
         if getattr(self, "swagger_fake_view", False):
             return Entry.objects.none()
-        return selectors.entries(get_object_or_404(Tournament, pk=self.kwargs["pk"]))
+        return selectors.entries(_visible(self.request, self.kwargs["pk"]))
 
 
 def _entry(pk: int, entry_id: int) -> Entry:
@@ -161,7 +168,7 @@ class EntrySeed(APIView):
 class Bracket(APIView):
     @extend_schema(responses={200: dict})
     def get(self, request, pk: int):
-        return Response(selectors.bracket(get_object_or_404(Tournament, pk=pk)))
+        return Response(selectors.bracket(_visible(request, pk)))
 
 
 class Replay(APIView):

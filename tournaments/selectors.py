@@ -3,6 +3,7 @@
 from django.db.models import Count, Q
 from django.urls import reverse
 
+from gameplay.models import Match
 from tournaments import services
 from tournaments.models import Entry, Round, Table, TableMatch, TableSeat, Tournament
 
@@ -74,9 +75,11 @@ def bracket(tournament: Tournament) -> dict:
                 "number": link.number,
                 "status": link.match.status,
                 "url": f"/api/matches/{link.match_id}/",
-                # The live table page, for anyone when the tournament lets spectators in.
+                # The table page: live for anyone when the tournament lets spectators in,
+                # and for anyone once the match is over (its moves are public then).
                 "table": reverse("match-table", args=[link.match_id]),
-                "watchable": link.match.spectators_allowed,
+                "watchable": link.match.spectators_allowed
+                or link.match.status != Match.Status.ACTIVE,
                 "scores": (link.match.result or {}).get("scores"),
             }
         )
@@ -130,3 +133,84 @@ def placements(tournament: Tournament, limit: int | None = None) -> list[Entry]:
         .order_by("placement", "seed")
     )
     return list(rows[:limit] if limit else rows)
+
+
+def visible_to(user, queryset=None):
+    """Tournaments `user` may see: drafts only by their organiser and by staff."""
+    queryset = tournaments() if queryset is None else queryset
+    if user is not None and user.is_authenticated and (user.is_staff or user.is_superuser):
+        return queryset
+    if user is not None and user.is_authenticated:
+        return queryset.filter(~Q(status=Tournament.Status.DRAFT) | Q(organiser=user))
+    return queryset.exclude(status=Tournament.Status.DRAFT)
+
+
+def entry_of(tournament: Tournament, player) -> Entry | None:
+    if player is None:
+        return None
+    return Entry.objects.filter(tournament=tournament, player=player).first()
+
+
+def seat_of(entry: Entry | None) -> dict | None:
+    """The entry's table still in play, if any: the table, whether it waits for this
+    player, and the match being played there (for the "take your seat" button)."""
+    if entry is None or entry.status != Entry.Status.PLAYING:
+        return None
+    seat = (
+        TableSeat.objects.filter(entry=entry)
+        .exclude(table__status=Table.Status.DONE)
+        .select_related("table")
+        .order_by("table__round_number")
+        .first()
+    )
+    if seat is None:
+        return None
+    match = (
+        TableMatch.objects.filter(table=seat.table, recorded=False)
+        .order_by("-number")
+        .values_list("match_id", flat=True)
+        .first()
+    )
+    return {"seat": seat, "table": seat.table, "match": match}
+
+
+def entries_of_player(player, limit: int = 8) -> list[Entry]:
+    """The player's tournaments not over yet, soonest first (the home page)."""
+    return list(
+        Entry.objects.filter(
+            player=player,
+            status__in=(*services.ACTIVE_ENTRY, Entry.Status.PLAYING),
+            tournament__status__in=(*services.STARTABLE, Tournament.Status.RUNNING),
+        )
+        .select_related("tournament")
+        .order_by("tournament__starts_at", "tournament_id")[:limit]
+    )
+
+
+def open_for_entries(limit: int = 5) -> list[Tournament]:
+    return list(
+        tournaments()
+        .filter(status__in=services.OPEN_FOR_ENTRIES)
+        .order_by("starts_at", "pk")[:limit]
+    )
+
+
+def held_fees(tournament: Tournament) -> dict:
+    """Entry fees the tournament holds: what cancelling it refunds."""
+    from django.db.models import Sum
+
+    row = Entry.objects.filter(tournament=tournament, fee_paid__gt=0).aggregate(
+        entries=Count("pk"), coins=Sum("fee_paid")
+    )
+    return {"entries": row["entries"], "coins": row["coins"] or 0}
+
+
+def tournaments_of_player(player, limit: int = 20) -> list[Entry]:
+    """The tournaments a player entered and did not leave, newest first (their profile)."""
+    return list(
+        Entry.objects.filter(player=player)
+        .exclude(status__in=(Entry.Status.WITHDRAWN, Entry.Status.DROPPED))
+        .exclude(tournament__status=Tournament.Status.DRAFT)
+        .select_related("tournament")
+        .order_by("-tournament__created_at", "-tournament_id")[:limit]
+    )

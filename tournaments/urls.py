@@ -4,5 +4,31 @@ from tournaments import views
 
 urlpatterns = [
     path("tournaments/", views.tournament_list, name="tournament-list"),
+    path("tournaments/new/", views.tournament_create, name="tournament-create"),
     path("tournaments/<int:pk>/", views.tournament_detail, name="tournament-detail"),
+    path("tournaments/<int:pk>/edit/", views.tournament_edit, name="tournament-edit"),
+    path("tournaments/<int:pk>/register/", views.register, name="tournament-register"),
+    path("tournaments/<int:pk>/withdraw/", views.withdraw, name="tournament-withdraw"),
+    path("tournaments/<int:pk>/check-in/", views.check_in, name="tournament-check-in"),
+    path(
+        "tournaments/<int:pk>/tables/<int:table_id>/take-seat/",
+        views.take_seat,
+        name="tournament-take-seat",
+    ),
+    path(
+        "tournaments/<int:pk>/tables/<int:table_id>/replay/",
+        views.replay,
+        name="tournament-replay",
+    ),
+    path(
+        "tournaments/<int:pk>/entries/<int:entry_id>/disqualify/",
+        views.disqualify,
+        name="tournament-disqualify",
+    ),
+    path(
+        "tournaments/<int:pk>/entries/<int:entry_id>/seed/",
+        views.set_seed,
+        name="tournament-seed",
+    ),
+    path("tournaments/<int:pk>/manage/<slug:action>/", views.manage, name="tournament-manage"),
 ]

@@ -1,15 +1,26 @@
-"""Tournament pages; reads come from selectors, no business logic here."""
+"""Tournament pages: reading them, a player's buttons and the organiser's. No business
+logic here: every button calls the service the API calls, and a refusal (DomainError) is
+shown as a message with the service's own words."""
 
-from django.shortcuts import get_object_or_404, render
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import Http404
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_POST
 
-from tournaments import selectors
-from tournaments.models import Tournament
+from config.errors import DomainError
+from gameplay import selectors as gameplay_selectors
+from gameplay.services import player_for_user
+from tournaments import selectors, services
+from tournaments.forms import TournamentForm
+from tournaments.models import Entry, Table, Tournament
 
 LIVE = (Tournament.Status.RUNNING, Tournament.Status.CHECK_IN, Tournament.Status.REGISTRATION)
 
 
 def tournament_list(request):
-    rows = list(selectors.tournaments())
+    rows = list(selectors.visible_to(request.user))
     groups = [
         ("Running", [t for t in rows if t.status == Tournament.Status.RUNNING]),
         (
@@ -19,12 +30,25 @@ def tournament_list(request):
         ("Finished", [t for t in rows if t.status == Tournament.Status.FINISHED]),
         ("Cancelled", [t for t in rows if t.status == Tournament.Status.CANCELLED]),
     ]
-    return render(request, "tournaments/list.html", {"groups": groups})
+    drafts = [t for t in rows if t.status == Tournament.Status.DRAFT]
+    return render(
+        request,
+        "tournaments/list.html",
+        {
+            "groups": groups,
+            "drafts": drafts,
+            "can_create": services.can_organise(request.user),
+        },
+    )
+
+
+def _visible(request, pk: int) -> Tournament:
+    return get_object_or_404(selectors.visible_to(request.user), pk=pk)
 
 
 def tournament_detail(request, pk: int):
     """The whole bracket; while live, the page re-fetches its bracket part every few seconds."""
-    tournament = get_object_or_404(selectors.tournaments(), pk=pk)
+    tournament = _visible(request, pk)
     context = {
         "tournament": tournament,
         "bracket": selectors.bracket(tournament),
@@ -32,7 +56,316 @@ def tournament_detail(request, pk: int):
     }
     if request.GET.get("part") == "bracket":
         return render(request, "tournaments/_bracket.html", context)
-    context["placements"] = selectors.placements(tournament, limit=64)
+    if request.GET.get("part") == "you":
+        context.update(_player_panel(request, tournament))
+        return render(request, "tournaments/_player_panel.html", context)
+    if request.GET.get("part") == "entries":
+        context["entries"] = selectors.entries(tournament)
+        if services.can_run(request.user, tournament):
+            context["organiser"] = _organiser_panel(tournament, context["bracket"])
+        return render(request, "tournaments/_entries.html", context)
+    context["placements"] = placement_rows(
+        selectors.placements(tournament, limit=64), context["bracket"]
+    )
     if tournament.status != Tournament.Status.FINISHED:
         context["entries"] = selectors.entries(tournament)
+    context.update(_player_panel(request, tournament))
+    if services.can_run(request.user, tournament):
+        context["organiser"] = _organiser_panel(tournament, context["bracket"])
     return render(request, "tournaments/detail.html", context)
+
+
+def result_words(entry: Entry, n_rounds: int, third_match: bool = False) -> str:
+    """An entry's result in words: the champion as champion, the final's loser as
+    runner-up, everyone else by the round they went out in."""
+    if entry.status == Entry.Status.CHAMPION or entry.placement == 1:
+        return "Champion"
+    if entry.status == Entry.Status.DISQUALIFIED:
+        return "Disqualified"
+    if entry.placement == 2 and entry.out_round == n_rounds:
+        return "Runner-up"
+    if entry.placement and entry.out_round == n_rounds:  # a final table of three or more
+        return f"{_ordinal(entry.placement)} in the Final"
+    if entry.placement == 3 and third_match:
+        return "Third place (won the third-place match)"
+    if entry.out_round:
+        name = services.round_name(entry.out_round, n_rounds)
+        return f"Out in {name}" if name.startswith("Round") else f"Out in the {name}"
+    return entry.get_status_display()
+
+
+def _ordinal(n: int) -> str:
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def placement_rows(entries: list[Entry], bracket: dict) -> list[dict]:
+    n_rounds = len(bracket["rounds"])
+    third_match = any(t["third_place"] for r in bracket["rounds"] for t in r["tables"])
+    return [{"entry": e, "outcome": result_words(e, n_rounds, third_match)} for e in entries]
+
+
+def profile_section(player) -> dict | None:
+    """The player's tournaments on their profile (gameplay.profile registry): one query."""
+    entries = selectors.tournaments_of_player(player)
+    if not entries:
+        return None
+    rows = []
+    for entry in entries:
+        tournament = entry.tournament
+        n_rounds = services.bracket_of(tournament).n_rounds if tournament.entries_count else 0
+        outcome = result_words(entry, n_rounds, tournament.third_place)
+        rows.append({"entry": entry, "outcome": outcome})
+    return {
+        "title": "Tournaments",
+        "template": "tournaments/_profile.html",
+        "context": {"rows": rows},
+    }
+
+
+def _player_panel(request, tournament: Tournament) -> dict:
+    """What the signed-in player may do here now, for the page's buttons."""
+    player = gameplay_selectors.player_of_user(request.user)
+    entry = selectors.entry_of(tournament, player)
+    status = tournament.status
+    active = entry is not None and entry.status in services.ACTIVE_ENTRY
+    full = tournament.max_entries is not None and tournament.entered >= tournament.max_entries
+    return {
+        "player": player,
+        "entry": entry,
+        "seat": selectors.seat_of(entry),
+        "can_register": status in services.OPEN_FOR_ENTRIES
+        and (entry is None or entry.status == Entry.Status.WITHDRAWN),
+        "full": full,
+        "can_withdraw": (active and status in services.STARTABLE)
+        or (entry is not None and entry.status == Entry.Status.PLAYING),
+        "can_check_in": status == Tournament.Status.CHECK_IN
+        and active
+        and entry.checked_in_at is None,
+    }
+
+
+def _organiser_panel(tournament: Tournament, bracket: dict) -> dict:
+    status = tournament.status
+    disputed = [
+        table
+        for rnd in bracket["rounds"]
+        for table in rnd["tables"]
+        if table["status"] == Table.Status.PLAYING
+        and any(m["status"] == "disputed" for m in table["matches"])
+    ]
+    return {
+        "editable": status in services.BEFORE_START,
+        "open_registration": status == Tournament.Status.DRAFT,
+        "open_check_in": status == Tournament.Status.REGISTRATION,
+        "close_check_in": status == Tournament.Status.CHECK_IN,
+        "start": status in services.STARTABLE,
+        "cancel": status not in (Tournament.Status.FINISHED, Tournament.Status.CANCELLED),
+        "fees": selectors.held_fees(tournament),
+        "disqualifiable": (*services.ACTIVE_ENTRY, Entry.Status.PLAYING),
+        "seeding": tournament.seeding == Tournament.Seeding.MANUAL
+        and status in services.BEFORE_START,
+        "disputed": disputed,
+    }
+
+
+def _back(tournament_id: int):
+    return redirect("tournament-detail", pk=tournament_id)
+
+
+def _attempt(request, done: str, call, **kwargs):
+    """Run a service; its refusal becomes an error message, success `done`."""
+    try:
+        result = call(**kwargs)
+    except DomainError as exc:
+        messages.error(request, exc.message)
+        return None
+    messages.success(request, done)
+    return result or True
+
+
+# --- a player's buttons --------------------------------------------------------------------
+
+
+@login_required
+@require_POST
+def register(request, pk: int):
+    _visible(request, pk)
+    try:
+        entry = services.entry_register(tournament_id=pk, player=player_for_user(request.user))
+    except DomainError as exc:
+        messages.error(request, exc.message)
+        return _back(pk)
+    paid = f" {entry.fee_paid} coins entry fee paid." if entry.fee_paid else ""
+    if entry.status == Entry.Status.WAITLISTED:
+        messages.info(request, f"The tournament is full: you are on the waiting list.{paid}")
+    else:
+        messages.success(request, f"You are in.{paid}")
+    return _back(pk)
+
+
+@login_required
+@require_POST
+def withdraw(request, pk: int):
+    tournament = _visible(request, pk)
+    player = player_for_user(request.user)
+    entry = selectors.entry_of(tournament, player)
+    # Before the draw the fee comes back; once playing, withdrawing forfeits it.
+    held = entry.fee_paid if entry and tournament.status in services.STARTABLE else 0
+    refund = f" {held} coins refunded." if held else ""
+    _attempt(
+        request,
+        f"You withdrew.{refund}",
+        services.entry_withdraw,
+        tournament_id=pk,
+        player=player,
+    )
+    return _back(pk)
+
+
+@login_required
+@require_POST
+def check_in(request, pk: int):
+    _visible(request, pk)
+    _attempt(
+        request,
+        "Checked in: you will be seated when the tournament starts.",
+        services.entry_check_in,
+        tournament_id=pk,
+        player=player_for_user(request.user),
+    )
+    return _back(pk)
+
+
+@login_required
+@require_POST
+def take_seat(request, pk: int, table_id: int):
+    """Show up at your bracket table; once it starts, go straight to the live table."""
+    _visible(request, pk)
+    get_object_or_404(Table, pk=table_id, tournament_id=pk)
+    player = player_for_user(request.user)
+    table = _attempt(
+        request,
+        "You took your seat.",
+        services.table_show_up,
+        table_id=table_id,
+        player=player,
+    )
+    if table:
+        seat = selectors.seat_of(selectors.entry_of(table.tournament, player))
+        if seat and seat["match"]:
+            return redirect("match-table", match_id=seat["match"])
+        messages.info(request, "Your match starts as soon as everyone at the table is seated.")
+    return _back(pk)
+
+
+# --- the organiser's ---------------------------------------------------------------------------
+
+ACTIONS = {
+    "open-registration": (services.tournament_open_registration, "Registration is open."),
+    "open-check-in": (services.tournament_open_check_in, "Check-in is open."),
+    "close-check-in": (services.tournament_close_check_in, "Check-in is closed."),
+    "start": (services.tournament_start, "The tournament has started: the bracket is drawn."),
+    "cancel": (services.tournament_cancel, "The tournament is cancelled; fees were refunded."),
+}
+
+
+@login_required
+@require_POST
+def manage(request, pk: int, action: str):
+    _visible(request, pk)
+    if action not in ACTIONS:
+        raise Http404("No such action.")
+    call, done = ACTIONS[action]
+    _attempt(request, done, call, tournament_id=pk, by=request.user)
+    return _back(pk)
+
+
+@login_required
+@require_POST
+def disqualify(request, pk: int, entry_id: int):
+    _visible(request, pk)
+    entry = get_object_or_404(Entry.objects.select_related("player"), pk=entry_id, tournament_id=pk)
+    _attempt(
+        request,
+        f"{entry.player.display_name} is disqualified.",
+        services.entry_disqualify,
+        entry_id=entry.pk,
+        by=request.user,
+    )
+    return _back(pk)
+
+
+@login_required
+@require_POST
+def set_seed(request, pk: int, entry_id: int):
+    """Manual seeding: the organiser's seed for one entry (empty clears it)."""
+    _visible(request, pk)
+    entry = get_object_or_404(Entry.objects.select_related("player"), pk=entry_id, tournament_id=pk)
+    raw = request.POST.get("seed", "").strip()
+    if raw and not (raw.isdigit() and 1 <= int(raw) <= 65536):
+        messages.error(request, "A seed is a whole number from 1 (the best) up.")
+        return _back(pk)
+    seed = int(raw) if raw else None
+    _attempt(
+        request,
+        f"{entry.player.display_name} is seed {seed}." if seed else "Seed cleared.",
+        services.entry_set_seed,
+        entry_id=entry.pk,
+        seed=seed,
+        by=request.user,
+    )
+    return _back(pk)
+
+
+@login_required
+@require_POST
+def replay(request, pk: int, table_id: int):
+    _visible(request, pk)
+    get_object_or_404(Table, pk=table_id, tournament_id=pk)
+    _attempt(
+        request,
+        "The disputed match is set aside; the table plays it again.",
+        services.table_replay,
+        table_id=table_id,
+        by=request.user,
+    )
+    return _back(pk)
+
+
+@login_required
+def tournament_create(request):
+    if not services.can_organise(request.user):
+        raise PermissionDenied("Creating tournaments needs the organiser permission.")
+    form = TournamentForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            tournament = services.tournament_create(organiser=request.user, **form.settings())
+        except DomainError as exc:
+            form.explain(exc.message)
+        else:
+            messages.success(
+                request, "Draft saved. Only you and staff see it until you open registration."
+            )
+            return redirect("tournament-detail", pk=tournament.pk)
+    return render(request, "tournaments/form.html", {"form": form, "tournament": None})
+
+
+@login_required
+def tournament_edit(request, pk: int):
+    tournament = _visible(request, pk)
+    if not services.can_run(request.user, tournament):
+        raise PermissionDenied("Only this tournament's organiser may change it.")
+    if tournament.status not in services.BEFORE_START:
+        messages.error(request, "The tournament has started: its settings are fixed.")
+        return _back(pk)
+    form = TournamentForm(request.POST or None, tournament=tournament)
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.tournament_update(tournament_id=pk, by=request.user, **form.settings())
+        except DomainError as exc:
+            form.explain(exc.message)
+        else:
+            messages.success(request, "Saved.")
+            return _back(pk)
+    return render(request, "tournaments/form.html", {"form": form, "tournament": tournament})

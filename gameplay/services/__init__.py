@@ -19,7 +19,12 @@ gameplay.tasks; work for a worker is announced by task name through config.jobs)
 from config.errors import NotAllowed
 from engine import variants
 from gameplay import games
-from gameplay.services.accounts import bot_players, player_for_user, player_register
+from gameplay.services.accounts import (
+    bot_players,
+    player_for_user,
+    player_register,
+    user_set_email,
+)
 from gameplay.services.common import IllegalMove, InsufficientCoins
 from gameplay.services.finalize import match_finalize, match_finalize_many, match_verify
 from gameplay.services.matches import (
@@ -95,6 +100,7 @@ __all__ = [
     "room_play",
     "title_display",
     "title_grant",
+    "user_set_email",
     "variants",
     "xp_grant",
     "xp_grant_many",

@@ -3,6 +3,7 @@
 from django.contrib.auth import get_user_model
 from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError
+from django.core.validators import validate_email
 from django.db import IntegrityError, transaction
 from rest_framework.authtoken.models import Token
 
@@ -11,8 +12,11 @@ from gameplay.models import Player
 from gameplay.usernames import UsernameError, bot_username, normalize_username
 
 
-def player_register(*, username: str, password: str) -> Player:
+def player_register(*, username: str, password: str, email: str = "") -> Player:
+    """A new person's account, player and API token. `email` is optional; it is where a
+    password reset link goes."""
     user_model = get_user_model()
+    email = _checked_email(email)
     try:
         username = normalize_username(username)
     except UsernameError as exc:
@@ -20,7 +24,7 @@ def player_register(*, username: str, password: str) -> Player:
     # The case-insensitive unique index on usernames is the last line (a race ends there).
     if user_model.objects.filter(username__iexact=username).exists():
         raise Conflict("That username is taken.", code="username_taken")
-    user = user_model(username=username)
+    user = user_model(username=username, email=email)
     try:
         validate_password(password or "", user=user)
     except ValidationError as exc:
@@ -36,6 +40,23 @@ def player_register(*, username: str, password: str) -> Player:
     except IntegrityError:
         raise Conflict("That username is taken.", code="username_taken") from None
     return player
+
+
+def _checked_email(email: str) -> str:
+    email = (email or "").strip()
+    if email:
+        try:
+            validate_email(email)
+        except ValidationError:
+            raise DomainError("That is not an email address.", code="invalid_email") from None
+    return email
+
+
+def user_set_email(*, user, email: str) -> str:
+    """Set (or, empty, remove) the address a password reset link goes to."""
+    user.email = _checked_email(email)
+    user.save(update_fields=["email"])
+    return user.email
 
 
 def player_for_user(user) -> Player:

@@ -1,5 +1,6 @@
 """The lobby and the player profile: in Chromium, and with their query counts pinned."""
 
+import re
 from pathlib import Path
 
 import pytest
@@ -119,10 +120,14 @@ def test_profile_shows_progress_ratings_titles_achievements_and_matches(page, lo
     assert secret.count() == 1
     assert "Secret Thing" not in page.content()
 
-    rows = page.locator("table.matches tr.match")
+    rows = page.locator("ul.matches li.match")
     assert rows.count() == 3
-    assert all(bot.display_name in text for text in rows.all_inner_texts())
-    page.locator("table.matches a", has_text=bot.display_name).first.click()
+    # In words: "Won 10-4 against Greedy Bot 1" (or Lost, Drew), every one a rated gin match.
+    for text in rows.all_inner_texts():
+        assert re.match(rf"(Won|Lost|Drew) \d+-\d+ against {bot.display_name}", text), text
+    gin = page.locator(".rating[data-variant=gin] .rating-figure").inner_text()
+    assert 1000 < int(gin) < 2000  # the displayed scale around 1500, not the raw ordinal
+    page.locator("ul.matches a", has_text=bot.display_name).first.click()
     page.wait_for_url(f"**/players/{bot.pk}/")
     assert page.locator("h1").inner_text().startswith(bot.display_name)
 

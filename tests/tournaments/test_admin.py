@@ -74,7 +74,7 @@ def test_adding_in_admin_validates_the_settings(admin_client):
         "entries-INITIAL_FORMS": 0,
     }
     refused = admin_client.post("/admin/tournaments/tournament/add/", base)
-    assert "gin seats 2 to 2" in refused.content.decode()
+    assert "Gin Rummy seats exactly 2 players" in refused.content.decode()
     created = admin_client.post(
         "/admin/tournaments/tournament/add/", {**base, "table_size": 2, "advance": 1}
     )

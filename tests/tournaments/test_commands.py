@@ -54,7 +54,7 @@ def test_simulate_multi_player_tables_and_refuses_bad_shapes():
         "--json",
     )
     assert (summary["rounds"], summary["matches"], summary["champion"] is not None) == (2, 4, True)
-    with pytest.raises(Exception, match="gin seats 2 to 2"):
+    with pytest.raises(Exception, match="Gin Rummy seats exactly 2 players"):
         simulate("--players", "8", "--table-size", "4", "--advance", "2", "--eager")
 
 

@@ -65,7 +65,7 @@ def test_creating_needs_the_organiser_permission():
 @pytest.mark.parametrize(
     ("values", "message"),
     [
-        ({"table_size": 4, "advance": 2}, "gin seats 2 to 2"),
+        ({"table_size": 4, "advance": 2}, "Gin Rummy seats exactly 2 players"),
         ({"best_of": 2}, "best_of must be odd"),
         ({"table_size": 2, "advance": 2}, "advance must be between"),
         ({"options": {"target": 0}}, "target"),

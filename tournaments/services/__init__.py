@@ -45,6 +45,7 @@ from tournaments.services.common import (
     STARTABLE,
     bracket_of,
     can_organise,
+    can_run,
 )
 from tournaments.services.creation import (
     EDITABLE,
@@ -87,6 +88,7 @@ __all__ = [
     "STARTABLE",
     "bracket_of",
     "can_organise",
+    "can_run",
     "entry_check_in",
     "entry_disqualify",
     "entry_register",

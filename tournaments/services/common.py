@@ -48,11 +48,18 @@ def can_organise(user) -> bool:
     return bool(user and user.is_authenticated and user.has_perm("tournaments.organise_tournament"))
 
 
+def can_run(user, tournament: Tournament) -> bool:
+    """Whether `user` may run this tournament: its own organiser, or a superuser."""
+    if user is None or not user.is_authenticated:
+        return False
+    return user.is_superuser or (can_organise(user) and tournament.organiser_id == user.pk)
+
+
 def _check_organiser(user, tournament: Tournament) -> None:
     """Only the tournament's own organiser (or a superuser) runs it; `None` is the system."""
-    if user is None or user.is_superuser:
+    if user is None:
         return
-    if not can_organise(user) or tournament.organiser_id != user.pk:
+    if not can_run(user, tournament):
         raise NotAllowed("Only this tournament's organiser may do that.", code="not_organiser")
 
 

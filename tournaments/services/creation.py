@@ -8,6 +8,7 @@ from django.db import transaction
 
 from config.errors import Conflict, DomainError, NotAllowed
 from engine import variants
+from gameplay.models import VARIANT_CHOICES
 from tournaments import bracket as bk
 from tournaments.models import Prize, Tournament
 from tournaments.services.common import BEFORE_START, _check_organiser, _lock, can_organise
@@ -47,10 +48,15 @@ def validate_settings(values: dict) -> None:
         <= values["table_size"]
         <= (variant.max_players)
     ):
+        label = dict(VARIANT_CHOICES).get(variant.name, variant.name)
+        seats = (
+            f"exactly {variant.min_players}"
+            if variant.min_players == variant.max_players
+            else f"{variant.min_players} to {variant.max_players}"
+        )
         raise DomainError(
-            f"{variant.name} seats {variant.min_players} to {variant.max_players} players; "
-            f"tables of {values['table_size']} with {values['advance']} going through "
-            "need another variant.",
+            f"{label} seats {seats} players a table; tables of {values['table_size']} "
+            f"with {values['advance']} going through need another variant.",
             code="invalid_settings",
         )
     for field in ("best_of", "final_best_of"):

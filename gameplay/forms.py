@@ -1,0 +1,66 @@
+"""Forms of the site's account pages. The rules live in the services the views call
+(gameplay.services.player_register, gameplay.usernames): a form collects the fields and
+shows a service's refusal by the field it is about."""
+
+from django import forms
+from django.contrib.auth import password_validation
+
+from config.errors import DomainError
+
+# Which field each of player_register's error codes is about.
+FIELD_OF_CODE = {
+    "invalid_username": "username",
+    "reserved_username": "username",
+    "username_taken": "username",
+    "invalid_email": "email",
+    "invalid_password": "password1",
+}
+
+
+class SignupForm(forms.Form):
+    username = forms.CharField(
+        max_length=150,
+        help_text="Letters of any script, digits and . @ + - _; no spaces. "
+        "Ada and ada are the same name.",
+        widget=forms.TextInput(attrs={"autocomplete": "username", "autofocus": True}),
+    )
+    email = forms.CharField(
+        required=False,
+        max_length=254,
+        label="Email (optional)",
+        help_text="Only used to send you a link if you forget your password.",
+        widget=forms.EmailInput(attrs={"autocomplete": "email"}),
+    )
+    password1 = forms.CharField(
+        label="Password",
+        strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
+        help_text=password_validation.password_validators_help_text_html(),
+    )
+    password2 = forms.CharField(
+        label="Password again",
+        strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
+    )
+
+    def clean(self):
+        data = super().clean()
+        if data.get("password1") and data.get("password2") != data["password1"]:
+            self.add_error("password2", "The two passwords differ.")
+        return data
+
+    def explain(self, exc: DomainError) -> None:
+        """Show the service's refusal by the field it is about; a weak password's details
+        say why (too short, too common, ...)."""
+        reasons = exc.details if exc.code == "invalid_password" and exc.details else None
+        self.add_error(FIELD_OF_CODE.get(exc.code), reasons or exc.message)
+
+
+class EmailForm(forms.Form):
+    email = forms.CharField(
+        required=False,
+        max_length=254,
+        label="Email",
+        help_text="Where a password reset link goes. Leave it empty to remove it.",
+        widget=forms.EmailInput(attrs={"autocomplete": "email"}),
+    )

@@ -1,0 +1,48 @@
+// Live notices on every page for a signed-in player: check-in has opened, your table is
+// ready, your match is on. Polls /me/notices/ (JSON) every 10 s while the page is visible;
+// a notice you close stays closed for this browser tab. No inline code (CSP).
+(function () {
+  const box = document.getElementById("live-notices");
+  if (!box) return;
+  const url = box.dataset.url;
+  const closed = new Set(JSON.parse(sessionStorage.getItem("knock-closed-notices") || "[]"));
+
+  function render(notices) {
+    box.replaceChildren();
+    notices
+      .filter((n) => !closed.has(n.key) && n.url !== window.location.pathname)
+      .forEach((n) => {
+        const item = document.createElement("div");
+        item.className = "live-notice";
+        item.dataset.key = n.key;
+        const link = document.createElement("a");
+        link.href = n.url;
+        link.textContent = n.text;
+        const close = document.createElement("button");
+        close.type = "button";
+        close.className = "close";
+        close.setAttribute("aria-label", "Dismiss");
+        close.textContent = "×";
+        close.addEventListener("click", () => {
+          closed.add(n.key);
+          sessionStorage.setItem("knock-closed-notices", JSON.stringify([...closed]));
+          item.remove();
+        });
+        item.append(link, close);
+        box.append(item);
+      });
+  }
+
+  async function poll() {
+    if (!document.hidden) {
+      try {
+        const response = await fetch(url, {cache: "no-store", credentials: "same-origin"});
+        if (response.ok) render((await response.json()).notices);
+      } catch (error) {
+        // Offline for a moment: try again at the next tick.
+      }
+    }
+    setTimeout(poll, 10000);
+  }
+  poll();
+})();

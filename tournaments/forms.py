@@ -1,0 +1,321 @@
+"""The organiser's tournament form: plain fields, the variant's options built from the
+engine's `Option` metadata, prizes as rows. Whether a combination can run is the service's
+call (tournaments.services.validate_settings); the form only shows its answer in place."""
+
+from __future__ import annotations
+
+import re
+
+from django import forms
+
+from engine import variants
+from gameplay.models import VARIANT_CHOICES, Reward, Title
+from tournaments.models import Tournament
+
+ODD = [(n, str(n)) for n in (1, 3, 5, 7, 9)]
+PRIZE_ROWS = 4
+PRIZE_PARTS = ("placement", "coins", "xp", "title", "reward")
+WINDOWS = (
+    "registration_opens_at",
+    "registration_closes_at",
+    "check_in_opens_at",
+    "check_in_closes_at",
+    "starts_at",
+)
+# Fixed once the tournament exists (tournaments.services.tournament_update refuses them).
+FIXED = ("variant", "table_size", "advance", "entry_fee")
+
+
+def option_field_name(variant: str, option: str) -> str:
+    return f"opt_{variant}_{option}"
+
+
+def _words(name: str) -> str:
+    return name.replace("_", " ").capitalize()
+
+
+def option_field(option) -> forms.Field:
+    """A form field for one engine Option: its type, its range and its help."""
+    helps = [option.help[:1].upper() + option.help[1:]] if option.help else []
+    choices = getattr(option, "choices", ())
+    if choices:
+        return forms.ChoiceField(
+            label=_words(option.name),
+            required=False,
+            choices=[(c, c) for c in choices],
+            initial=option.default,
+            help_text=". ".join(helps),
+        )
+    if option.kind is bool:
+        return forms.BooleanField(
+            label=_words(option.name),
+            required=False,
+            initial=option.default,
+            help_text=". ".join(helps),
+        )
+    if option.minimum is not None and option.maximum is not None:
+        helps.append(f"{option.minimum} to {option.maximum}; default {option.default}")
+    return forms.IntegerField(
+        label=_words(option.name),
+        required=False,  # only the chosen game's options count; an empty one is its default
+        min_value=option.minimum,
+        max_value=option.maximum,
+        initial=option.default,
+        help_text=". ".join(helps),
+    )
+
+
+class DateTimeLocal(forms.DateTimeInput):
+    input_type = "datetime-local"
+
+    def __init__(self):
+        super().__init__(format="%Y-%m-%dT%H:%M")
+
+
+class TournamentForm(forms.Form):
+    name = forms.CharField(max_length=120)
+    variant = forms.ChoiceField(choices=VARIANT_CHOICES, initial="gin")
+    table_size = forms.TypedChoiceField(
+        label="Players per table",
+        coerce=int,
+        choices=[(n, str(n)) for n in range(2, 7)],
+        initial=2,
+        help_text="2 is head-to-head. Gin Rummy seats exactly 2; Basic and Indian 2 to 6.",
+    )
+    advance = forms.TypedChoiceField(
+        label="Players going through from each table",
+        coerce=int,
+        choices=[(n, str(n)) for n in range(1, 6)],
+        initial=1,
+        help_text="Fewer than the players per table.",
+    )
+    best_of = forms.TypedChoiceField(
+        label="Matches per table (best of)", coerce=int, choices=ODD, initial=1
+    )
+    final_best_of = forms.TypedChoiceField(
+        label="Matches at the final (best of)",
+        coerce=int,
+        choices=[("", "As every table"), *ODD],
+        required=False,
+        empty_value=None,
+    )
+    seeding = forms.ChoiceField(choices=Tournament.Seeding.choices, initial="rating")
+    third_place = forms.BooleanField(
+        label="Play a match for third place",
+        required=False,
+        help_text="Head-to-head tables only.",
+    )
+    max_entries = forms.IntegerField(
+        label="Most entries",
+        required=False,
+        min_value=2,
+        max_value=65536,
+        help_text="Empty: no limit. Past it, players join a waiting list.",
+    )
+    min_level = forms.IntegerField(label="Lowest level allowed", min_value=1, initial=1)
+    entry_fee = forms.IntegerField(
+        label="Entry fee (coins)",
+        min_value=0,
+        max_value=2**31 - 1,
+        initial=0,
+        help_text="Refunded on withdrawal before the start, on no check-in and on cancelling.",
+    )
+    show_up_seconds = forms.IntegerField(
+        label="Time to take a seat (seconds)",
+        min_value=0,
+        max_value=86400,
+        initial=300,
+        help_text="After it, who has not taken their seat loses by walkover. 0 seats everyone.",
+    )
+    turn_seconds = forms.IntegerField(
+        label="Time per turn (seconds)", min_value=5, max_value=3600, initial=60
+    )
+    registration_opens_at = forms.DateTimeField(
+        label="Registration opens", required=False, widget=DateTimeLocal()
+    )
+    registration_closes_at = forms.DateTimeField(
+        label="Registration closes", required=False, widget=DateTimeLocal()
+    )
+    check_in_opens_at = forms.DateTimeField(
+        label="Check-in opens", required=False, widget=DateTimeLocal()
+    )
+    check_in_closes_at = forms.DateTimeField(
+        label="Check-in closes", required=False, widget=DateTimeLocal()
+    )
+    starts_at = forms.DateTimeField(
+        label="Starts",
+        required=False,
+        widget=DateTimeLocal(),
+        help_text="Times are UTC. Empty: you start it from its page.",
+    )
+
+    def __init__(self, *args, tournament: Tournament | None = None, **kwargs):
+        self.tournament = tournament
+        if tournament is not None:
+            kwargs.setdefault("initial", initial_of(tournament))
+        super().__init__(*args, **kwargs)
+        for variant, _label in VARIANT_CHOICES:
+            for option in variants.get(variant).options:
+                self.fields[option_field_name(variant, option.name)] = option_field(option)
+        titles = [("", "—"), *Title.objects.order_by("name").values_list("pk", "name")]
+        rewards = [("", "—"), *Reward.objects.order_by("name").values_list("pk", "name")]
+        for row in range(PRIZE_ROWS):
+            self.fields[f"prize_{row}_placement"] = forms.IntegerField(
+                label="Place", required=False, min_value=1, max_value=65536
+            )
+            self.fields[f"prize_{row}_coins"] = forms.IntegerField(
+                label="Coins", required=False, min_value=0, max_value=2**31 - 1
+            )
+            self.fields[f"prize_{row}_xp"] = forms.IntegerField(
+                label="XP", required=False, min_value=0, max_value=2**31 - 1
+            )
+            self.fields[f"prize_{row}_title"] = forms.TypedChoiceField(
+                label="Title", required=False, choices=titles, coerce=int, empty_value=None
+            )
+            self.fields[f"prize_{row}_reward"] = forms.TypedChoiceField(
+                label="Reward", required=False, choices=rewards, coerce=int, empty_value=None
+            )
+        if tournament is not None:
+            for name in FIXED:
+                self.fields[name].disabled = True
+                self.fields[name].help_text = "Fixed once the tournament exists."
+
+    # --- what the template lays out ------------------------------------------------------
+
+    def variant_sections(self) -> list[dict]:
+        return [
+            {
+                "variant": variant,
+                "label": label,
+                "seats": _seats(variant),
+                "fields": [
+                    self[option_field_name(variant, o.name)] for o in variants.get(variant).options
+                ],
+            }
+            for variant, label in VARIANT_CHOICES
+        ]
+
+    def prize_rows(self) -> list[list]:
+        return [[self[f"prize_{row}_{part}"] for part in PRIZE_PARTS] for row in range(PRIZE_ROWS)]
+
+    def window_fields(self):
+        return [self[name] for name in WINDOWS]
+
+    # --- what the service gets -------------------------------------------------------------
+
+    def clean(self):
+        data = super().clean()
+        places = [data.get(f"prize_{row}_placement") for row in range(PRIZE_ROWS)]
+        for row, place in enumerate(places):
+            given = any(
+                data.get(f"prize_{row}_{part}") for part in ("coins", "xp", "title", "reward")
+            )
+            if given and not place:
+                self.add_error(f"prize_{row}_placement", "Which place wins this prize?")
+            if place and places.count(place) > 1:
+                self.add_error(f"prize_{row}_placement", f"Place {place} has two prizes.")
+        return data
+
+    def settings(self) -> dict:
+        """Keyword arguments for tournament_create (or, without FIXED, tournament_update)."""
+        data = self.cleaned_data
+        variant = data["variant"]
+        values = {
+            name: data[name]
+            for name in (
+                "name",
+                "variant",
+                "table_size",
+                "advance",
+                "best_of",
+                "final_best_of",
+                "seeding",
+                "third_place",
+                "max_entries",
+                "min_level",
+                "entry_fee",
+                "show_up_seconds",
+                "turn_seconds",
+                *WINDOWS,
+            )
+        }
+        chosen = {
+            o.name: data.get(option_field_name(variant, o.name))
+            for o in variants.get(variant).options
+        }
+        # An option left empty takes the engine's default.
+        values["options"] = {
+            name: value for name, value in chosen.items() if value not in (None, "")
+        }
+        values["prizes"] = [
+            {
+                "placement": data[f"prize_{row}_placement"],
+                "coins": data[f"prize_{row}_coins"] or 0,
+                "xp": data[f"prize_{row}_xp"] or 0,
+                "title_id": data[f"prize_{row}_title"],
+                "reward_id": data[f"prize_{row}_reward"],
+            }
+            for row in range(PRIZE_ROWS)
+            if data.get(f"prize_{row}_placement")
+        ]
+        if self.tournament is not None:
+            for name in FIXED:
+                values.pop(name)
+        return values
+
+    def explain(self, message: str) -> None:
+        """Put the service's refusal next to the field it names (else above the form)."""
+        text, target = message, None
+        option = re.search(r"option '(\w+)'", message)
+        if option:
+            target = option_field_name(self.cleaned_data.get("variant", ""), option.group(1))
+        for name, field in self.fields.items():
+            # Only identifiers (best_of, starts_at): plain words like "variant" are prose.
+            if "_" in name and re.search(rf"\b{re.escape(name)}\b", text):
+                target = target or name
+                text = re.sub(rf"\b{re.escape(name)}\b", f"“{field.label}”", text)
+        if target is None and re.search(r"\btables of\b|\bseats \d", message):
+            target = "table_size"
+        self.add_error(target if target in self.fields else None, text)
+
+
+def _seats(variant: str) -> str:
+    v = variants.get(variant)
+    if v.min_players == v.max_players:
+        return f"{v.min_players} players a table"
+    return f"{v.min_players} to {v.max_players} players a table"
+
+
+def initial_of(tournament: Tournament) -> dict:
+    initial = {
+        name: getattr(tournament, name)
+        for name in (
+            "name",
+            "variant",
+            "table_size",
+            "advance",
+            "best_of",
+            "final_best_of",
+            "seeding",
+            "third_place",
+            "max_entries",
+            "min_level",
+            "entry_fee",
+            "show_up_seconds",
+            "turn_seconds",
+            *WINDOWS,
+        )
+    }
+    for key, value in (tournament.options or {}).items():
+        initial[option_field_name(tournament.variant, key)] = value
+    for row, prize in enumerate(tournament.prizes.all()[:PRIZE_ROWS]):
+        initial.update(
+            {
+                f"prize_{row}_placement": prize.placement,
+                f"prize_{row}_coins": prize.coins or None,
+                f"prize_{row}_xp": prize.xp or None,
+                f"prize_{row}_title": prize.title_id,
+                f"prize_{row}_reward": prize.reward_id,
+            }
+        )
+    return initial
