@@ -5,6 +5,7 @@ import re
 
 import pytest
 
+from engine import variants
 from gameplay.models import Player
 from tests.factories import PlayerFactory, UserFactory
 from tests.tournaments.helpers import (
@@ -173,7 +174,8 @@ def test_the_form_creates_a_draft_with_variant_options_and_prizes(client):
     assert response.url == f"/tournaments/{tournament.pk}/"
     assert tournament.status == Tournament.Status.DRAFT
     assert (tournament.variant, tournament.table_size, tournament.advance) == ("basic", 4, 2)
-    assert tournament.options == {"target": 50, "max_pile_draws": 40}
+    defaults = {o.name: o.default for o in variants.get("basic").options}
+    assert tournament.options == {**defaults, "target": 50, "max_pile_draws": 40}
     assert list(tournament.prizes.values_list("placement", "coins")) == [(1, 100)]
     # Gin seats two: the service's reason shows by the table size.
     bad = client.post("/tournaments/new/", {**body, "name": "Bad", "variant": "gin"})
