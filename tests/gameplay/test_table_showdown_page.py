@@ -256,10 +256,11 @@ def test_indian_groups_are_built_by_dragging_and_by_keyboard_and_checked_as_buil
     """The seed lets the person declare on their first turn (test_table_page.py's Indian
     test groups by selecting); here the cards move between groups by drag and drop and by
     Alt+arrows, and every group says what it is as it changes."""
-    room = RoomFactory(variant="indian", seats=2, options={})
+    two_jokers = {"jokers": 2}  # the deal this seed gives with two printed jokers
+    room = RoomFactory(variant="indian", seats=2, options=two_jokers)
     ada, bob = PlayerFactory(), PlayerFactory()
     match = services.match_create(
-        variant="indian", options={}, players=[ada, bob], room=room, seed="indian-47"
+        variant="indian", options=two_jokers, players=[ada, bob], room=room, seed="indian-47"
     )
     page = open_page(ada)
     page.goto(f"/matches/{match.pk}/")
