@@ -347,7 +347,14 @@ if REDIS_URL:
     }
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
-KNOCK_LIVE = {"poll_seconds": 5.0 if REDIS_URL else 0.25}
+KNOCK_LIVE = {
+    "poll_seconds": 5.0 if REDIS_URL else 0.25,
+    # The Redis Pub/Sub channel that carries every committed move's version to the web
+    # processes (gameplay/live.py).
+    "feed": f"{env_str('CHANNELS_PREFIX', 'knock')}.live.moves",
+    # Threads (each with a database connection) for the sockets of one web process.
+    "db_threads": env_int("KNOCK_LIVE_DB_THREADS", 4),
+}
 
 # --- Logging: everything to stderr, where process managers collect it -------------
 LOGGING = {
