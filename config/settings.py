@@ -350,8 +350,10 @@ else:
 KNOCK_LIVE = {
     "poll_seconds": 5.0 if REDIS_URL else 0.25,
     # The Redis Pub/Sub channel that carries every committed move's version to the web
-    # processes (gameplay/live.py).
-    "feed": f"{env_str('CHANNELS_PREFIX', 'knock')}.live.moves",
+    # processes (gameplay/live.py). Pub/Sub ignores database numbers: the name carries
+    # REDIS_URL's, so sites that share a Redis server apart by number stay apart here too.
+    "feed": f"{env_str('CHANNELS_PREFIX', 'knock')}.live.moves."
+    + (urlsplit(REDIS_URL).path.strip("/") or "0"),
     # Threads (each with a database connection) for the sockets of one web process.
     "db_threads": env_int("KNOCK_LIVE_DB_THREADS", 4),
 }
