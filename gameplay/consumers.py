@@ -93,8 +93,13 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
     # --- views -------------------------------------------------------------------
 
     def _view(self) -> dict | None:
-        match = selectors.match_watchable(self.match_id, self.player)
-        return None if match is None else selectors.match_view(match, self.player)
+        if self.seat is None:
+            # A spectator's access is asked again each time: the room may stop allowing it.
+            match = selectors.match_watchable(self.match_id, self.player)
+            return None if match is None else selectors.match_view(match, self.player)
+        # A seat stays the player's: one query for the match and its seats.
+        match, seats = selectors.match_with_seats(self.match_id)
+        return None if match is None else selectors.match_view(match, self.player, seats)
 
     async def send_view(self, ref=None, force: bool = False, seen=None) -> None:
         """Build this seat's view and send it unless this version was sent already.
