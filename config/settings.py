@@ -342,7 +342,13 @@ if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL], "prefix": env_str("CHANNELS_PREFIX", "knock")},
+            "CONFIG": {
+                # redis-py refuses a 101st connection in use at once (MaxConnectionsError):
+                # every socket of a web process reconnecting after a restart joins its group
+                # and announces itself at the same moment, and the 101st failed its connect.
+                "hosts": [{"address": REDIS_URL, "max_connections": 2000}],
+                "prefix": env_str("CHANNELS_PREFIX", "knock"),
+            },
         }
     }
 else:
