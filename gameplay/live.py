@@ -151,6 +151,16 @@ class SeqWatcher:
         for consumer in list(self.consumers.get(match_id, ())):
             consumer.version_changed(seq, status)
 
+    def tell_all(self, data: bytes) -> None:
+        """A feed message: `[[match, seq, status], ...]`."""
+        try:
+            versions = [(int(m), int(seq), str(status)) for m, seq, status in json.loads(data)]
+        except (ValueError, TypeError):
+            logger.warning("live tables: a feed message that is not versions: %r", data[:200])
+            return
+        for match_id, seq, status in versions:
+            self.tell(match_id, seq, status)
+
     async def listen(self) -> None:
         """Hold this loop's subscription to the move feed while it has consumers."""
         client = redis.asyncio.Redis.from_url(settings.REDIS_URL, socket_connect_timeout=5)
@@ -163,8 +173,7 @@ class SeqWatcher:
                         while self.consumers:
                             message = await pubsub.get_message(timeout=1.0)
                             if message is not None:
-                                for match_id, seq, status in json.loads(message["data"]):
-                                    self.tell(match_id, seq, status)
+                                self.tell_all(message["data"])
                 except (redis.RedisError, OSError) as exc:
                     logger.warning("live tables: the move feed failed (%s); again in 1 s", exc)
                     await asyncio.sleep(1)

@@ -352,3 +352,17 @@ def test_the_feed_reaches_every_socket_of_the_match_at_once():
             await comm.disconnect()
 
     run_async(run)
+
+
+def test_a_feed_message_is_told_to_the_sockets_of_its_matches_only():
+    told = []
+
+    class Socket:
+        def version_changed(self, seq, status):
+            told.append((seq, status))
+
+    watcher = live.SeqWatcher()
+    watcher.consumers[5].add(Socket())
+    watcher.tell_all(b'[[5, 3, "active"], [6, 1, "active"]]')
+    watcher.tell_all(b"not versions")  # logged and dropped: the listener carries on
+    assert told == [(3, "active")]
