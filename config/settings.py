@@ -346,7 +346,10 @@ if REDIS_URL:
                 # redis-py refuses a 101st connection in use at once (MaxConnectionsError):
                 # every socket of a web process reconnecting after a restart joins its group
                 # and announces itself at the same moment, and the 101st failed its connect.
-                "hosts": [{"address": REDIS_URL, "max_connections": 2000}],
+                # And its default read timeout (5 s) is the layer's own wait for a message
+                # (BZPOPMIN, 5 s): when Redis answered a little late, the read timed out
+                # and the socket waiting for its group's messages was closed with an error.
+                "hosts": [{"address": REDIS_URL, "max_connections": 2000, "socket_timeout": 30}],
                 "prefix": env_str("CHANNELS_PREFIX", "knock"),
             },
         }
