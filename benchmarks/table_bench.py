@@ -22,6 +22,7 @@ import argparse
 import asyncio
 import json
 import os
+import signal
 import subprocess
 import sys
 import time
@@ -306,6 +307,7 @@ def main() -> None:
         ],
         cwd=ROOT,
         env=env,
+        start_new_session=True,
     )
     worker = subprocess.Popen(
         [
@@ -322,6 +324,7 @@ def main() -> None:
         ],
         cwd=ROOT,
         env=env,
+        start_new_session=True,
     )
     rows = []
     try:
@@ -343,9 +346,14 @@ def main() -> None:
             print(json.dumps(row), flush=True)
     finally:
         for proc in (web, worker):
-            proc.terminate()
+            os.killpg(proc.pid, signal.SIGTERM)
         for proc in (web, worker):
-            proc.wait(timeout=30)
+            try:
+                proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                # uvicorn's supervisor with --workers waited on its workers past 30 s.
+                os.killpg(proc.pid, signal.SIGKILL)
+                proc.wait()
         subprocess.run([*psql, f"DROP DATABASE IF EXISTS {args.database}"], check=False)
     print(json.dumps({"levels": rows}))
 
