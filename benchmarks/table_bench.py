@@ -2,23 +2,27 @@
 
     python benchmarks/table_bench.py --levels 50 100 200 400 --seconds 30
 
-It creates (and drops afterwards) the database `knock_table_bench` on the PostgreSQL server
-of DATABASE_URL (default postgres://postgres@127.0.0.1:5432), starts uvicorn on config.asgi
-and a Celery worker on Redis (CELERY_BROKER_URL, default redis://127.0.0.1:6379/9; the
-Channels layer is the same Redis), and for each level N seats N people at N Gin tables
-against a bot (the room's bot pause is 0). Each person is one WebSocket: on their turn they
-think for `--think` seconds (2 s), then send their move over the socket. It prints, per
-level, the p50 and p99 time from a move that hands the turn to the bot until the bot's
-reply arrives on the socket (the view in which it is the person's turn again), the p50 and
-p99 of the socket's own answer to a move (the floor: no worker involved), and the web
-server's memory per connection (its resident size with the N sockets open, less before,
-over N). The goal is 200 concurrent tables with a p99 under 250 ms.
+It creates (and drops afterwards) the database `--database` (knock_table_bench) on the
+PostgreSQL server of DATABASE_URL (default postgres://postgres@127.0.0.1:5432), starts
+uvicorn on config.asgi (`--web-processes` of them) and a Celery worker on Redis
+(CELERY_BROKER_URL, default redis://127.0.0.1:6379/9; the Channels layer is the same
+Redis), and for each level N seats N people at N Gin tables against a bot (the room's bot
+pause is 0). Each person is one WebSocket: on their turn they think for `--think` seconds
+(2 s), then send their move over the socket. It prints, per level, the p50 and p99 time
+from a move that hands the turn to the bot until the bot's reply arrives on the socket (the
+view in which it is the person's turn again), the p50 and p99 of the socket's own answer to
+a move (the floor: no worker involved), the web server's memory per connection (its
+resident size with the N sockets open, less before, over N), where the machine's CPU went
+while measuring (seconds of CPU per second of the web server, the worker, PostgreSQL and
+this client) and the load average. The goal is 200 concurrent tables with a p99 under
+250 ms.
 """
 
 import argparse
 import asyncio
 import json
 import os
+import signal
 import subprocess
 import sys
 import time
@@ -83,10 +87,82 @@ def percentile(values: list[float], q: float) -> float:
 
 
 def rss_kib(pid: int) -> int:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1])
-    raise RuntimeError(f"no VmRSS for {pid}")
+    """The resident size of the process and its children (uvicorn's workers)."""
+    total = 0
+    for each in tree(pid):
+        for line in Path(f"/proc/{each}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                total += int(line.split()[1])
+    return total
+
+
+def tree(pid: int) -> list[int]:
+    """The process and its descendants."""
+    children: dict[int, list[int]] = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        children.setdefault(int(fields[1]), []).append(int(stat.parent.name))
+    found, todo = [], [pid]
+    while todo:
+        current = todo.pop()
+        found.append(current)
+        todo += children.get(current, [])
+    return found
+
+
+def cpu_seconds(pids: list[int]) -> dict[int, float]:
+    """User and system CPU seconds used so far by each process."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    used = {}
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        used[pid] = (int(fields[11]) + int(fields[12])) / ticks
+    return used
+
+
+def postgres_backends(database: str) -> list[int]:
+    """The PostgreSQL server processes serving `database`."""
+    pids = []
+    for cmdline in Path("/proc").glob("[0-9]*/cmdline"):
+        try:
+            text = cmdline.read_bytes().decode(errors="replace")
+        except OSError:
+            continue
+        if text.startswith("postgres: ") and f" {database} " in text:
+            pids.append(int(cmdline.parent.name))
+    return pids
+
+
+class CpuMeter:
+    """CPU seconds per wall second of the web server, the worker, PostgreSQL and the client
+    between `start` and `stop` (processes that appear meanwhile count from zero)."""
+
+    def __init__(self, web: int, worker: int, database: str) -> None:
+        self.groups = {
+            "web": lambda: tree(web),
+            "worker": lambda: tree(worker),
+            "postgres": lambda: postgres_backends(database),
+            "client": lambda: [os.getpid()],
+        }
+
+    def start(self) -> None:
+        self.began = time.monotonic()
+        self.before = {name: cpu_seconds(pids()) for name, pids in self.groups.items()}
+
+    def stop(self) -> dict[str, float]:
+        wall = time.monotonic() - self.began
+        out = {}
+        for name, pids in self.groups.items():
+            now = cpu_seconds(pids())
+            spent = sum(now[pid] - self.before[name].get(pid, 0.0) for pid in now)
+            out[name] = round(spent / wall, 2)
+        return out
 
 
 class Stats:
@@ -143,7 +219,7 @@ async def person(port, seat: dict, think: float, start: float, stop: float, stat
                 )
 
 
-async def run_level(port, seats, think, seconds, web_pid) -> dict:
+async def run_level(port, seats, think, seconds, web_pid, meter: CpuMeter) -> dict:
     stats = Stats()
     before = rss_kib(web_pid)
     warmup = think + 3  # everyone connected and past their first move before measuring
@@ -152,6 +228,10 @@ async def run_level(port, seats, think, seconds, web_pid) -> dict:
     tasks = [asyncio.create_task(person(port, s, think, start, stop, stats)) for s in seats]
     await asyncio.sleep(warmup)
     during = rss_kib(web_pid)
+    meter.start()
+    await asyncio.sleep(seconds)
+    cpu = meter.stop()
+    load = os.getloadavg()[0]
     results = await asyncio.gather(*tasks, return_exceptions=True)
     failures = [r for r in results if isinstance(r, Exception)]
     return {
@@ -165,6 +245,8 @@ async def run_level(port, seats, think, seconds, web_pid) -> dict:
         "answer_p99_ms": round(percentile(stats.answer, 0.99) * 1000, 1),
         "errors": stats.errors,
         "kib_per_connection": round((during - before) / max(stats.connected, 1), 1),
+        "cpu_per_second": cpu,
+        "load_1min": round(load, 2),
     }
 
 
@@ -174,7 +256,11 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=30)
     parser.add_argument("--think", type=float, default=2.0)
     parser.add_argument("--celery-concurrency", type=int, default=2)
+    parser.add_argument("--web-processes", type=int, default=1, help="uvicorn --workers")
     parser.add_argument("--port", type=int, default=8249)
+    parser.add_argument(
+        "--database", default="knock_table_bench", help="created and dropped by the benchmark"
+    )
     args = parser.parse_args()
 
     server = os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/knock")
@@ -182,7 +268,7 @@ def main() -> None:
     broker = os.environ.get("CELERY_BROKER_URL", "redis://127.0.0.1:6379/9")
     env = dict(
         os.environ,
-        DATABASE_URL=f"{base}/knock_table_bench",
+        DATABASE_URL=f"{base}/{args.database}",
         CELERY_BROKER_URL=broker,
         REDIS_URL=broker,
         DEBUG="0",
@@ -193,8 +279,8 @@ def main() -> None:
         LOG_LEVEL="WARNING",
     )
     psql = ["psql", f"{base}/postgres", "-qc"]
-    subprocess.run([*psql, "DROP DATABASE IF EXISTS knock_table_bench"], check=True)
-    subprocess.run([*psql, "CREATE DATABASE knock_table_bench"], check=True)
+    subprocess.run([*psql, f"DROP DATABASE IF EXISTS {args.database}"], check=True)
+    subprocess.run([*psql, f"CREATE DATABASE {args.database}"], check=True)
     py = sys.executable
     subprocess.run([py, "manage.py", "migrate", "-v0"], cwd=ROOT, env=env, check=True)
     subprocess.run(
@@ -217,9 +303,11 @@ def main() -> None:
             "--log-level",
             "warning",
             "--no-access-log",
+            *(["--workers", str(args.web_processes)] if args.web_processes > 1 else []),
         ],
         cwd=ROOT,
         env=env,
+        start_new_session=True,
     )
     worker = subprocess.Popen(
         [
@@ -236,6 +324,7 @@ def main() -> None:
         ],
         cwd=ROOT,
         env=env,
+        start_new_session=True,
     )
     rows = []
     try:
@@ -251,15 +340,21 @@ def main() -> None:
                     text=True,
                 ).stdout.splitlines()[-1]
             )
-            row = asyncio.run(run_level(args.port, seats, args.think, args.seconds, web.pid))
+            meter = CpuMeter(web.pid, worker.pid, args.database)
+            row = asyncio.run(run_level(args.port, seats, args.think, args.seconds, web.pid, meter))
             rows.append(row)
             print(json.dumps(row), flush=True)
     finally:
         for proc in (web, worker):
-            proc.terminate()
+            os.killpg(proc.pid, signal.SIGTERM)
         for proc in (web, worker):
-            proc.wait(timeout=30)
-        subprocess.run([*psql, "DROP DATABASE IF EXISTS knock_table_bench"], check=False)
+            try:
+                proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                # uvicorn's supervisor with --workers waited on its workers past 30 s.
+                os.killpg(proc.pid, signal.SIGKILL)
+                proc.wait()
+        subprocess.run([*psql, f"DROP DATABASE IF EXISTS {args.database}"], check=False)
     print(json.dumps({"levels": rows}))
 
 

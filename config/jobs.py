@@ -13,6 +13,7 @@ from functools import cache
 from django.db import transaction
 
 from config.celery import app
+from outbox.models import Job
 from outbox.services import write_jobs
 
 
@@ -40,6 +41,16 @@ def enqueue_many(
             transaction.on_commit(lambda args=args: task.delay(*args))
         else:
             transaction.on_commit(lambda args=args: task.apply_async(args, countdown=countdown))
+
+
+def discard(task_name: str, *, first_args: Iterable) -> None:
+    """Drop the pending jobs of `task_name` whose first argument is one of `first_args`, in
+    the current transaction: work made moot by this change (a turn's timeout once the match
+    has moved). A message of one already published finds its row gone and returns at once
+    (`outbox.worker.JobTask`); eager mode wrote no rows."""
+    ids = list(first_args)
+    if ids:
+        Job.objects.filter(task=task_name, args__0__in=ids).delete()
 
 
 @cache

@@ -362,12 +362,30 @@ if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL], "prefix": env_str("CHANNELS_PREFIX", "knock")},
+            "CONFIG": {
+                # redis-py refuses a 101st connection in use at once (MaxConnectionsError):
+                # every socket of a web process reconnecting after a restart joins its group
+                # and announces itself at the same moment, and the 101st failed its connect.
+                # And its default read timeout (5 s) is the layer's own wait for a message
+                # (BZPOPMIN, 5 s): when Redis answered a little late, the read timed out
+                # and the socket waiting for its group's messages was closed with an error.
+                "hosts": [{"address": REDIS_URL, "max_connections": 2000, "socket_timeout": 30}],
+                "prefix": env_str("CHANNELS_PREFIX", "knock"),
+            },
         }
     }
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
-KNOCK_LIVE = {"poll_seconds": 5.0 if REDIS_URL else 0.25}
+KNOCK_LIVE = {
+    "poll_seconds": 5.0 if REDIS_URL else 0.25,
+    # The Redis Pub/Sub channel that carries every committed move's version to the web
+    # processes (gameplay/live.py). Pub/Sub ignores database numbers: the name carries
+    # REDIS_URL's, so sites that share a Redis server apart by number stay apart here too.
+    "feed": f"{env_str('CHANNELS_PREFIX', 'knock')}.live.moves."
+    + (urlsplit(REDIS_URL).path.strip("/") or "0"),
+    # Threads (each with a database connection) for the sockets of one web process.
+    "db_threads": env_int("KNOCK_LIVE_DB_THREADS", 4),
+}
 
 # --- Logging: everything to stderr, where process managers collect it -------------
 LOGGING = {

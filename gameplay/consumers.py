@@ -31,8 +31,8 @@ not (every 5 s with Redis, as a safety net).
 """
 
 import asyncio
+import contextlib
 
-from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
 from config.errors import DomainError
@@ -57,7 +57,7 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         if not user.is_authenticated:
             await self.close(code=4401)
             return
-        access = await database_sync_to_async(self._access)(user)
+        access = await live.run_db(self._access, user)
         if access is None:
             await self.close(code=4404)
             return
@@ -93,29 +93,50 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
     # --- views -------------------------------------------------------------------
 
     def _view(self) -> dict | None:
-        match = selectors.match_watchable(self.match_id, self.player)
-        return None if match is None else selectors.match_view(match, self.player)
+        if self.seat is None:
+            # A spectator's access is asked again each time: the room may stop allowing it.
+            match = selectors.match_watchable(self.match_id, self.player)
+            return None if match is None else selectors.match_view(match, self.player)
+        # A seat stays the player's: one query for the match and its seats.
+        match, seats = selectors.match_with_seats(self.match_id)
+        return None if match is None else selectors.match_view(match, self.player, seats)
 
-    async def send_view(self, ref=None, force: bool = False) -> None:
-        """Build this seat's view and send it unless this version was sent already."""
+    async def send_view(self, ref=None, force: bool = False, seen=None) -> None:
+        """Build this seat's view and send it unless this version was sent already.
+
+        `seen` is the version a notice announced: when this socket has sent it (or a later
+        one) by the time it is this call's turn, the view is not even built.
+        """
         async with self.sending:
-            view = await database_sync_to_async(self._view)()
+            if seen is not None and self.version is not None and seen <= self.version:
+                return
+            view = await live.run_db(self._view)
             if view is None:
                 await self.close(code=4404)
                 return
-            version = version_of(view["seq"], view["status"])
-            if not force and self.version is not None and version <= self.version:
-                return
-            self.version = max(version, self.version or version)
-            frame = {"type": "view", "seq": view["seq"], "view": view}
-            if ref is not None:
-                frame["ref"] = ref
-            await self.send_json(frame)
+            await self._send_view(view, ref=ref, force=force)
+
+    async def _send_view(self, view: dict, ref=None, force: bool = False) -> None:
+        """Send a view built for this seat; the caller holds `self.sending`."""
+        version = version_of(view["seq"], view["status"])
+        if not force and self.version is not None and version <= self.version:
+            return
+        self.version = max(version, self.version or version)
+        frame = {"type": "view", "seq": view["seq"], "view": view}
+        if ref is not None:
+            frame["ref"] = ref
+        await self.send_json(frame)
 
     def version_changed(self, seq: int, status: str) -> None:
         """The watcher saw this match move (called from the watcher's task)."""
-        if self.version is None or version_of(seq, status) > self.version:
-            asyncio.get_running_loop().create_task(self.send_view())
+        version = version_of(seq, status)
+        if self.version is None or version > self.version:
+            asyncio.get_running_loop().create_task(self._catch_up(version))
+
+    async def _catch_up(self, version: tuple[int, int]) -> None:
+        # The socket may close while its view is built (uvicorn's ClientDisconnected).
+        with contextlib.suppress(OSError):
+            await self.send_view(seen=version)
 
     async def match_moved(self, event):
         """The channel layer says the match reached `seq` (after that move committed)."""
@@ -145,14 +166,23 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
                 ref, DomainError("An action needs an integer seq and an action object.")
             )
             return
-        try:
-            await database_sync_to_async(services.match_act)(
-                match_id=self.match_id, player=self.player, seq=seq, action=action
-            )
-        except DomainError as exc:
-            await self._error(ref, exc)
-            return
-        await self.send_view(ref=ref, force=True)
+        # The lock is held from the move to its answer: the notice of this very move (which
+        # can arrive first) then finds its version sent and builds nothing.
+        async with self.sending:
+            try:
+                view = await live.run_db(self._act_and_view, seq, action)
+            except DomainError as exc:
+                await self._error(ref, exc)
+                return
+            await self._send_view(view, ref=ref, force=True)
+
+    def _act_and_view(self, seq: int, action: dict) -> dict:
+        """The move through the same service as HTTP, and the answer built from the match
+        it returns (its seats are loaded): no second read."""
+        match = services.match_act(
+            match_id=self.match_id, player=self.player, seq=seq, action=action
+        )
+        return selectors.match_view(match, self.player)
 
     async def _error(self, ref, exc: DomainError) -> None:
         await self.send_json(

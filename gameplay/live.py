@@ -1,35 +1,48 @@
 """Live tables: how a committed move reaches the sockets of the people at the table.
 
-Every push is versioned by the match's `(seq, status)`. After a move commits, the
-match's channel-layer group is told the new version (`announce`); each consumer then
-builds its own seat's view with `gameplay.selectors.match_view` and sends it
-(`gameplay/consumers.py`). A consumer that already sent that version sends nothing.
+Every push is versioned by the match's `(seq, status)`. After a move commits, every web
+process is told the new version (`announce`); each consumer at that match then builds its
+own seat's view with `gameplay.selectors.match_view` and sends it
+(`gameplay/consumers.py`). A consumer that already sent that version builds nothing.
 
 Two ways a web process learns of a move, both always on:
 
-- **The channel layer** (`announce`): with Redis configured (`REDIS_URL`, or a Redis
-  `CELERY_BROKER_URL`) the layer is `channels_redis`, shared by every web and worker
-  process, so a move made on a Celery worker reaches the sockets at once.
-- **The watcher** (`SeqWatcher`): every web process polls the `(seq, status)` of the
+- **The move feed** (`announce`, `SeqWatcher.listen`): with Redis configured
+  (`REDIS_URL`, or a Redis `CELERY_BROKER_URL`) the process that committed a move (a
+  Celery worker, a web process) PUBLISHes `[[match, seq, status], ...]` on one Redis
+  Pub/Sub channel, `KNOCK_LIVE["feed"]`, in a single round trip on a connection it keeps;
+  every web process holds one subscription to it and hands each version straight to its
+  own consumers at that match. The channel layer's group messages were the first design:
+  four Redis round trips to send, and four more for the web process to receive each one,
+  in one loop per process, which at 200 tables left a bot's reply seconds in that line.
+  The channel layer (`channels_redis`) still carries presence, and a `match.moved` group
+  message is still understood.
+- **The watcher** (`SeqWatcher.run`): every web process polls the `(seq, status)` of the
   matches its sockets watch, all of them in one indexed query per tick. It is what keeps
-  the embedded default live: there the layer is in-memory, so a worker process cannot
-  reach a web process through it, and `announce` skips it; a tick of
-  `KNOCK_LIVE["poll_seconds"]` (0.25 s) brings every move, whoever made it, to the
-  table within a second. With Redis the watcher ticks every few seconds, only as a safety
-  net for a push lost with a Redis blip.
+  the embedded default live: there is no Redis, a worker process cannot reach a web
+  process, and `announce` does nothing; a tick of `KNOCK_LIVE["poll_seconds"]` (0.25 s)
+  brings every move, whoever made it, to the table within a second. With Redis the
+  watcher ticks every few seconds, only as a safety net for a notice lost with a Redis
+  blip (Pub/Sub delivers at most once), and once at once whenever the feed's subscription
+  starts again.
 """
 
 import asyncio
+import contextlib
+import functools
+import json
 import logging
+import threading
+import time
 from collections import defaultdict
 from concurrent.futures import ThreadPoolExecutor
 from weakref import WeakKeyDictionary
 
-from asgiref.sync import async_to_sync
-from channels.db import database_sync_to_async
+import redis
+import redis.asyncio
 from channels.layers import InMemoryChannelLayer, get_channel_layer
 from django.conf import settings
-from django.db import transaction
+from django.db import connections, transaction
 
 from gameplay.models import Match
 
@@ -46,10 +59,11 @@ def layer_crosses_processes() -> bool:
 
 
 def announce(matches: list[Match]) -> None:
-    """Once the caller's transaction commits, tell each match's group its new version.
+    """Once the caller's transaction commits, tell every web process the matches' new
+    versions.
 
-    Only a layer shared across processes is told; an in-process one is left to the
-    watchers. A failed push is logged and costs that table at most one watcher tick.
+    Only with Redis (a layer shared across processes); without, the watchers find the
+    moves. A failed publish is logged and costs those tables at most one watcher tick.
     """
     if not layer_crosses_processes():
         return
@@ -59,22 +73,22 @@ def announce(matches: list[Match]) -> None:
 
 def _publish(versions: list[tuple[int, int, str]]) -> None:
     try:
-        asyncio.get_running_loop()
-    except RuntimeError:
-        async_to_sync(_send)(versions)  # the usual case: a worker, a request's thread
-        return
-    # A synchronous caller inside a thread that runs an event loop (AsyncToSync refuses
-    # to run there): publish from a thread of its own.
-    with ThreadPoolExecutor(1) as pool:
-        pool.submit(async_to_sync(_send), versions).result()
+        _send(versions)
+    except Exception:
+        # The moves are committed; their tables catch up at their watcher's next tick.
+        logger.exception("live tables: announcing %s failed", versions)
 
 
-async def _send(versions: list[tuple[int, int, str]]) -> None:
-    layer = get_channel_layer()
-    for match_id, seq, status in versions:
-        await layer.group_send(
-            match_group(match_id), {"type": "match.moved", "seq": seq, "status": status}
-        )
+def _send(versions: list[tuple[int, int, str]]) -> None:
+    """One PUBLISH for them all, from any thread (a worker, a request's or a consumer's
+    database thread, a thread that runs an event loop: no event loop is involved)."""
+    _feed_client().publish(settings.KNOCK_LIVE["feed"], json.dumps(versions))
+
+
+@functools.cache
+def _feed_client() -> redis.Redis:
+    # redis-py's pool is thread-safe, and starts afresh in a forked worker process.
+    return redis.Redis.from_url(settings.REDIS_URL, socket_timeout=5, socket_connect_timeout=5)
 
 
 def _versions(match_ids: list[int]) -> dict[int, tuple[int, str]]:
@@ -83,7 +97,8 @@ def _versions(match_ids: list[int]) -> dict[int, tuple[int, str]]:
 
 
 class SeqWatcher:
-    """Polls the version of every match watched by this event loop's consumers.
+    """Tells this event loop's consumers when their match moves: from the move feed as
+    each move commits (with Redis), and by polling the versions of every watched match.
 
     One query per tick for all of them; a consumer is told only when its match's version
     changed since the last tick, and checks against what it has sent itself.
@@ -93,11 +108,16 @@ class SeqWatcher:
         self.consumers: dict[int, set] = defaultdict(set)
         self.known: dict[int, tuple[int, str]] = {}
         self.task: asyncio.Task | None = None
+        self.listener: asyncio.Task | None = None
+        self.wake = asyncio.Event()
 
     def watch(self, match_id: int, consumer) -> None:
         self.consumers[match_id].add(consumer)
+        loop = asyncio.get_running_loop()
         if self.task is None or self.task.done():
-            self.task = asyncio.get_running_loop().create_task(self.run())
+            self.task = loop.create_task(self.run())
+        if (self.listener is None or self.listener.done()) and layer_crosses_processes():
+            self.listener = loop.create_task(self.listen())
 
     def unwatch(self, match_id: int, consumer) -> None:
         watchers = self.consumers.get(match_id)
@@ -110,9 +130,13 @@ class SeqWatcher:
 
     async def run(self) -> None:
         while self.consumers:
-            await asyncio.sleep(settings.KNOCK_LIVE["poll_seconds"])
+            # A tick, or at once when the feed's subscription (re)starts: what was
+            # published while it was down is found here.
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.wake.wait(), settings.KNOCK_LIVE["poll_seconds"])
+            self.wake.clear()
             try:
-                versions = await database_sync_to_async(_versions)(list(self.consumers))
+                versions = await run_db(_versions, list(self.consumers))
             except Exception:
                 # A database hiccup must not end live updates for every table here.
                 logger.exception("live table watcher: reading match versions failed")
@@ -121,8 +145,40 @@ class SeqWatcher:
                 if self.known.get(match_id) == version:
                     continue
                 self.known[match_id] = version
-                for consumer in list(self.consumers.get(match_id, ())):
-                    consumer.version_changed(*version)
+                self.tell(match_id, *version)
+
+    def tell(self, match_id: int, seq: int, status: str) -> None:
+        for consumer in list(self.consumers.get(match_id, ())):
+            consumer.version_changed(seq, status)
+
+    def tell_all(self, data: bytes) -> None:
+        """A feed message: `[[match, seq, status], ...]`."""
+        try:
+            versions = [(int(m), int(seq), str(status)) for m, seq, status in json.loads(data)]
+        except (ValueError, TypeError):
+            logger.warning("live tables: a feed message that is not versions: %r", data[:200])
+            return
+        for match_id, seq, status in versions:
+            self.tell(match_id, seq, status)
+
+    async def listen(self) -> None:
+        """Hold this loop's subscription to the move feed while it has consumers."""
+        client = redis.asyncio.Redis.from_url(settings.REDIS_URL, socket_connect_timeout=5)
+        try:
+            while self.consumers:
+                try:
+                    async with client.pubsub(ignore_subscribe_messages=True) as pubsub:
+                        await pubsub.subscribe(settings.KNOCK_LIVE["feed"])
+                        self.wake.set()
+                        while self.consumers:
+                            message = await pubsub.get_message(timeout=1.0)
+                            if message is not None:
+                                self.tell_all(message["data"])
+                except (redis.RedisError, OSError) as exc:
+                    logger.warning("live tables: the move feed failed (%s); again in 1 s", exc)
+                    await asyncio.sleep(1)
+        finally:
+            await client.aclose()
 
 
 _watchers: "WeakKeyDictionary[asyncio.AbstractEventLoop, SeqWatcher]" = WeakKeyDictionary()
@@ -134,3 +190,68 @@ def watcher() -> SeqWatcher:
     if loop not in _watchers:
         _watchers[loop] = SeqWatcher()
     return _watchers[loop]
+
+
+# --- the consumers' database calls ---------------------------------------------------
+#
+# Channels' `database_sync_to_async` runs every call of every socket of a process in one
+# shared thread (thread_sensitive), one after another: at 200 tables a bot's reply waited
+# seconds in that line behind other tables' moves and views. Here they run in a bounded
+# pool instead (`KNOCK_LIVE["db_threads"]`), each thread with its own connection, kept
+# across calls as Django keeps a request thread's (CONN_MAX_AGE) and closed after an error.
+
+_db_pool: ThreadPoolExecutor | None = None
+_db_pool_lock = threading.Lock()
+
+
+def _db_executor() -> ThreadPoolExecutor:
+    global _db_pool
+    with _db_pool_lock:
+        if _db_pool is None:
+            _db_pool = ThreadPoolExecutor(
+                settings.KNOCK_LIVE["db_threads"], thread_name_prefix="knock-live-db"
+            )
+        return _db_pool
+
+
+async def run_db(fn, /, *args, **kwargs):
+    """Run the synchronous database function `fn` in the consumers' pool, and await it."""
+    call = functools.partial(_in_db_thread, fn, args, kwargs)
+    return await asyncio.get_running_loop().run_in_executor(_db_executor(), call)
+
+
+def _in_db_thread(fn, args, kwargs):
+    try:
+        return fn(*args, **kwargs)
+    finally:
+        for conn in connections.all(initialized_only=True):
+            # What `close_old_connections` does after a request, but only when there is
+            # something to do: run after every call, it made each next call begin with a
+            # health-check query (conn_health_checks) for a connection known to be fine.
+            if conn.connection is None:
+                continue
+            expired = conn.close_at is not None and time.monotonic() >= conn.close_at
+            left_open = conn.autocommit != conn.settings_dict["AUTOCOMMIT"]
+            if conn.errors_occurred or expired or left_open:
+                conn.close_if_unusable_or_obsolete()
+
+
+def close_db_threads() -> None:
+    """Close the pool's database connections and its threads (a test run's end: the test
+    database cannot be dropped while they are open)."""
+    global _db_pool
+    with _db_pool_lock:
+        pool, _db_pool = _db_pool, None
+    if pool is None:
+        return
+    threads = settings.KNOCK_LIVE["db_threads"]
+    # One task per thread: each waits at the barrier, so no thread takes two.
+    barrier = threading.Barrier(threads)
+
+    def close_mine() -> None:
+        connections.close_all()
+        barrier.wait(timeout=10)
+
+    for future in [pool.submit(close_mine) for _ in range(threads)]:
+        future.result(timeout=15)
+    pool.shutdown(wait=True)

@@ -93,12 +93,22 @@ def match_watchable(match_id: int, player: Player | None) -> Match | None:
     return None
 
 
-def match_view(match: Match, player: Player | None) -> dict:
+def match_with_seats(match_id: int) -> tuple[Match | None, list[Seat]]:
+    """The match and its seats with their players in one query (the live table reads this
+    after every move); no access check: for callers that made theirs already."""
+    seats = list(
+        Seat.objects.filter(match_id=match_id).select_related("match", "player").order_by("index")
+    )
+    return (seats[0].match if seats else None), seats
+
+
+def match_view(match: Match, player: Player | None, seats: list[Seat] | None = None) -> dict:
     """The caller's view of a match: only what their seat may see until it ends.
 
     A spectator (`player` None, or not seated) gets the public view: no hand at all.
+    `seats`, with their players, when read already; else the match's (prefetched) ones.
     """
-    seats = sorted(match.seats.all(), key=lambda s: s.index)
+    seats = sorted(match.seats.all() if seats is None else seats, key=lambda s: s.index)
     mine = next((s.index for s in seats if player is not None and s.player_id == player.pk), None)
     game = games.load(match)
     table = game.view(mine)

@@ -26,6 +26,16 @@ def fresh_rate_limits(settings):
     settings.CACHES = {"default": {**default, "KEY_PREFIX": f"test-{uuid.uuid4().hex}"}}
 
 
+@pytest.fixture(scope="session")
+def django_db_setup(django_db_setup):
+    """pytest-django's, and at the end the live tables' database threads let go of their
+    connections first (gameplay/live.py): the test database is dropped after this."""
+    yield
+    from gameplay import live
+
+    live.close_db_threads()
+
+
 @pytest.fixture
 def api_client() -> APIClient:
     return APIClient()

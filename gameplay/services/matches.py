@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from config.db import bulk_update
 from config.errors import Conflict, DomainError, NotAllowed, NotFound
-from config.jobs import enqueue, enqueue_many
+from config.jobs import discard, enqueue, enqueue_many
 from engine import IllegalAction, variants
 from gameplay import games, live
 from gameplay.models import Match, Player, Room, Seat
@@ -188,6 +188,10 @@ def _store_many(played: list[tuple[Match, object, list[dict]]]) -> None:
     if placed:
         bulk_update(placed, ["score", "placement"])
     live.announce([match for match, _, _ in played])
+    # A match that moved has no earlier turn left to time out. Kept, each person's move
+    # left a job that ran a minute later only to find the match moved on: as many worker
+    # tasks as moves, and bots' turns waited behind them in the queue.
+    discard("gameplay.tasks.turn_timeout", first_args=[match.pk for match, _, _ in played])
     _enqueue_turns(turns)
     if finished:
         _finalize_later(finished)

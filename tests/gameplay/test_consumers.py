@@ -4,6 +4,7 @@ versions on every frame, and that no frame ever holds another seat's cards."""
 
 import asyncio
 from concurrent.futures import ThreadPoolExecutor
+from unittest import mock
 
 import pytest
 from channels.db import database_sync_to_async
@@ -292,3 +293,76 @@ def test_announce_reaches_only_a_shared_layer(monkeypatch):
     match, _, _ = human_match()
     live.announce([match])
     assert sent == []
+
+
+def test_a_move_over_the_socket_is_answered_once():
+    """The answer to a socket's own move is its one view of that version: the notice of the
+    same move, which may arrive first, sends (and builds) nothing more."""
+    match, ada, bob = human_match()
+    mover = ada if match.to_move == 0 else bob
+    cookies = sessions(mover)
+
+    async def run():
+        comm = socket(match.pk, cookies[mover.pk])
+        assert (await comm.connect())[0]
+        hello, _ = await frames_until(comm, "view")
+        action = hello["view"]["legal_actions"][0]
+        await comm.send_json_to({"type": "act", "seq": 0, "action": action, "ref": 7})
+        answer, _ = await frames_until(comm, "view")
+        assert answer["ref"] == 7 and answer["seq"] == 1
+        # The feed's notice of this move, and a repeat of it, change nothing.
+        await database_sync_to_async(live._send)([(match.pk, 1, "active")])
+        while not await comm.receive_nothing(timeout=max(live_poll() * 2, 1.0)):
+            frame = await comm.receive_json_from()
+            assert frame["type"] == "presence", frame  # its own join, echoed by the group
+        await comm.disconnect()
+
+    run_async(run)
+
+
+def test_the_feed_reaches_every_socket_of_the_match_at_once():
+    """A version published on the feed (what a worker's commit does) makes each socket at
+    that match send its own view, within the feed's time, not the 5 s poll's."""
+    match, ada, bob = human_match()
+    mover = ada if match.to_move == 0 else bob
+    other = bob if mover is ada else ada
+    cookies = sessions(ada, bob)
+
+    async def run():
+        comms = {p.pk: socket(match.pk, cookies[p.pk]) for p in (ada, bob)}
+        for comm in comms.values():
+            assert (await comm.connect())[0]
+            await frames_until(comm, "view")
+        view = await database_sync_to_async(services_view)(match, match.to_move)
+        # Committed without a notice: only the feed message below can tell the sockets.
+        with mock.patch.object(live, "announce"):
+            await database_sync_to_async(services.match_act)(
+                match_id=match.pk, player=mover, seq=0, action=view["legal_actions"][0]
+            )
+        started = asyncio.get_running_loop().time()
+        await database_sync_to_async(live._send)([(match.pk, 1, "active")])
+        for player in (mover, other):
+            pushed, _ = await frames_until(comms[player.pk], "view", timeout=3)
+            assert pushed["seq"] == 1 and "ref" not in pushed
+            assert pushed["view"]["seat"] == (
+                match.to_move if player is mover else 1 - match.to_move
+            )
+        assert asyncio.get_running_loop().time() - started < 1.0
+        for comm in comms.values():
+            await comm.disconnect()
+
+    run_async(run)
+
+
+def test_a_feed_message_is_told_to_the_sockets_of_its_matches_only():
+    told = []
+
+    class Socket:
+        def version_changed(self, seq, status):
+            told.append((seq, status))
+
+    watcher = live.SeqWatcher()
+    watcher.consumers[5].add(Socket())
+    watcher.tell_all(b'[[5, 3, "active"], [6, 1, "active"]]')
+    watcher.tell_all(b"not versions")  # logged and dropped: the listener carries on
+    assert told == [(3, "active")]

@@ -165,7 +165,8 @@ def test_action_requests_use_a_small_fixed_number_of_queries(
     seat = Seat.objects.select_related("player").get(match=match, index=match.to_move)
     client = auth(api_client, seat.player)
     view = client.get(f"/api/matches/{match.pk}/").json()
-    with django_assert_max_num_queries(8):
+    # 9: the ninth drops the turn's timeout job the move made moot.
+    with django_assert_max_num_queries(9):
         response = client.post(
             f"/api/matches/{match.pk}/actions/",
             {"seq": view["seq"], "action": view["legal_actions"][0]},
@@ -175,3 +176,24 @@ def test_action_requests_use_a_small_fixed_number_of_queries(
     with django_assert_max_num_queries(4):
         client.get(f"/api/matches/{match.pk}/")
     assert selectors.match_watchable(match.pk, seat.player) is not None
+
+
+def test_a_move_drops_the_timeout_of_the_turn_it_ended():
+    """Each turn's timeout is a job row; once the match moves it is moot, and goes in the
+    move's transaction (it used to run a minute later as a worker task that did nothing)."""
+    from outbox.models import Job
+
+    def timeouts():
+        return list(
+            Job.objects.filter(task="gameplay.tasks.turn_timeout").values_list("args", flat=True)
+        )
+
+    ada, bob = PlayerFactory(), PlayerFactory()
+    match = services.match_create(variant="gin", options={}, players=[ada, bob], room=RoomFactory())
+    others = [PlayerFactory(), PlayerFactory()]
+    other = services.match_create(variant="gin", options={}, players=others)
+    assert sorted(timeouts()) == [[match.pk, 0], [other.pk, 0]]
+    mover = [ada, bob][match.to_move]
+    view = selectors.match_view(selectors.match_watchable(match.pk, mover), mover)
+    services.match_act(match_id=match.pk, player=mover, seq=0, action=view["legal_actions"][0])
+    assert sorted(timeouts()) == [[match.pk, 1], [other.pk, 0]]
