@@ -31,13 +31,15 @@ not (every 5 s with Redis, as a safety net).
 """
 
 import asyncio
-import contextlib
+import logging
 
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
 from config.errors import DomainError
 from gameplay import live, selectors, services
 from gameplay.models import Match, Player
+
+logger = logging.getLogger(__name__)
 
 # A version orders by seq, then by status: a forfeit or a dispute changes no seq.
 STATUS_ORDER = {Match.Status.ACTIVE: 0, Match.Status.FINISHED: 1, Match.Status.DISPUTED: 2}
@@ -134,9 +136,12 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
             asyncio.get_running_loop().create_task(self._catch_up(version))
 
     async def _catch_up(self, version: tuple[int, int]) -> None:
-        # The socket may close while its view is built (uvicorn's ClientDisconnected).
-        with contextlib.suppress(OSError):
+        try:
             await self.send_view(seen=version)
+        except OSError as exc:
+            # The socket closed while its view was built (uvicorn's ClientDisconnected):
+            # nobody is left to tell; the reconnect reads the view afresh.
+            logger.debug("match %s: socket closed before its view went out: %s", self.match_id, exc)
 
     async def match_moved(self, event):
         """The channel layer says the match reached `seq` (after that move committed)."""
