@@ -52,7 +52,7 @@ def signup(request):
             except DomainError as exc:
                 form.explain(exc)
             else:
-                login(request, player.user, backend="django.contrib.auth.backends.ModelBackend")
+                login(request, player.user, backend="gameplay.backends.CaseInsensitiveModelBackend")
                 messages.success(request, f"Welcome to Knock, {player.display_name}!")
                 return redirect("player-profile", player_id=player.pk)
     return render(request, "registration/signup.html", {"form": form})
