@@ -54,6 +54,7 @@ import logging
 from collections.abc import Sequence
 from contextvars import ContextVar
 from datetime import datetime, timedelta
+from functools import cache
 
 from celery.signals import before_task_publish
 from django.conf import settings
@@ -135,15 +136,30 @@ def _publish(jobs: Sequence[Job]) -> None:
         token = _publishing.set(job.pk)
         try:
             task.delay(*job.args)
-        except BrokerError as exc:
+        except broker_errors() as exc:
             unpublished = [later.pk for later in jobs[position:]]
             logger.warning(
-                "outbox: jobs %s not published (%s); the relay will publish them", unpublished, exc
+                "outbox: jobs %s not published (%r); the relay will publish them",
+                unpublished,
+                exc,
+                exc_info=True,
             )
             Job.objects.filter(pk__in=unpublished).update(published_at=None)
             return
         finally:
             _publishing.reset(token)
+
+
+@cache
+def broker_errors() -> tuple[type[BaseException], ...]:
+    """What publishing to, or asking, a broker that is away raises: kombu's own error, and
+    the transport's own errors, which kombu does not always wrap (redis-py's
+    ConnectionError is no OSError), and the socket's."""
+    with app.connection_for_write() as conn:
+        transport = (*conn.connection_errors, *conn.channel_errors)
+    # Kombu counts KeyError among Redis's connection errors (its poller's); here it would
+    # be a bug, not the broker.
+    return (BrokerError, OSError, *(error for error in transport if error is not KeyError))
 
 
 @before_task_publish.connect
