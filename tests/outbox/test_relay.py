@@ -40,6 +40,14 @@ def job(monkeypatch):
     return job
 
 
+@pytest.fixture(autouse=True)
+def caplog(caplog):
+    """Warnings of the outbox's loggers, whatever level a test worker's logging setup has
+    left the root logger at."""
+    caplog.set_level(logging.WARNING, logger="outbox")
+    return caplog
+
+
 def logged_with_traceback(caplog, text: str) -> bool:
     return any(
         record.levelno >= logging.WARNING and text in record.getMessage() and record.exc_info
