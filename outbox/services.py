@@ -94,6 +94,14 @@ LOCK_KEYS = 2**31 - 1
 # transaction: their messages carry row ids, and a message must never name a row, or a
 # reused id, that a crash took back.
 NO_FLUSH = "(SELECT set_config('synchronous_commit', 'off', true)) AS no_flush"
+FLUSH = "(SELECT 1) AS no_flush"
+
+
+def _no_flush() -> str:
+    """NO_FLUSH for a statement that is its own transaction (a worker's claim and delete);
+    inside a caller's transaction its commit, and whatever else it writes, stay durable."""
+    return FLUSH if connection.in_atomic_block else NO_FLUSH
+
 
 _publishing: ContextVar[int | None] = ContextVar("outbox_publishing", default=None)
 
@@ -255,7 +263,7 @@ def job_start(*, job_id: int) -> bool:
     table = connection.ops.quote_name(Job._meta.db_table)
     with connection.cursor() as cursor:
         cursor.execute(
-            f"UPDATE {table} SET available_at = %s, started_at = %s FROM {NO_FLUSH}"
+            f"UPDATE {table} SET available_at = %s, started_at = %s FROM {_no_flush()}"
             " WHERE id = %s RETURNING pg_try_advisory_lock(%s, mod(id, %s)::int)",
             [now, now, job_id, LOCK_SPACE, LOCK_KEYS],
         )
@@ -272,7 +280,7 @@ def job_done(*, job_id: int) -> None:
     with connection.cursor() as cursor:
         cursor.execute(
             f"WITH done AS (DELETE FROM {table} WHERE id = %s)"
-            f" SELECT pg_advisory_unlock(%s, mod(%s, %s)::int) FROM {NO_FLUSH}",
+            f" SELECT pg_advisory_unlock(%s, mod(%s, %s)::int) FROM {_no_flush()}",
             [job_id, LOCK_SPACE, job_id, LOCK_KEYS],
         )
 
