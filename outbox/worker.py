@@ -102,10 +102,18 @@ class Relay(bootsteps.StartStopStep):
 
 
 def _relay() -> None:
+    """One tick. Whatever it meets is logged with its traceback, and the next tick tries
+    again. An error let out would reach the worker's event loop, which takes a broker
+    connection error for the loss of its own connection and restarts the consumer (every
+    bootstep with it), and logs anything else as a bare "Error in timer"."""
     from outbox import services
 
-    close_old_connections()
     try:
+        close_old_connections()
         services.relay()
     except DatabaseError as exc:
-        logger.warning("outbox relay: the database refused (%s); trying again", exc)
+        logger.warning("outbox relay: the database refused (%r); trying again", exc, exc_info=True)
+    except services.broker_errors() as exc:
+        logger.warning("outbox relay: the broker refused (%r); trying again", exc, exc_info=True)
+    except Exception:
+        logger.exception("outbox relay: the tick failed; trying again")

@@ -6,7 +6,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from config.db import bulk_update
+from config.db import MAX_BOUND_PARAMS, bulk_update
 from gameplay.models import Match
 
 pytestmark = pytest.mark.django_db
@@ -59,3 +59,17 @@ def test_bulk_update_refuses_the_same_row_twice():
     [match] = matches(1)
     with pytest.raises(ValueError, match="same row twice"):
         bulk_update([match, match], ["seq"])
+
+
+@pytest.mark.postgres
+def test_bulk_update_of_more_values_than_a_statement_binds_still_writes_them_all():
+    """Values are bound apart from the statement, up to the protocol's 65,535 a statement;
+    past that they are quoted into its text, as Django does."""
+    many = matches(MAX_BOUND_PARAMS // 3 + 1)
+    for i, match in enumerate(many):
+        match.seq, match.to_move = i, i % 2
+    with CaptureQueriesContext(connection) as queries:
+        bulk_update(many, ["seq", "to_move"])
+    assert len(queries) == 1
+    rows = Match.objects.filter(pk__in=[m.pk for m in many]).order_by("pk")
+    assert list(rows.values_list("seq", "to_move")) == [(i, i % 2) for i in range(len(many))]
