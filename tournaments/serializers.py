@@ -2,6 +2,7 @@ from rest_framework import serializers
 
 from gameplay.models import VARIANT_CHOICES, Reward, Title
 from tournaments.models import Entry, Prize, Tournament
+from tournaments.services import EDITABLE
 
 # What the PositiveIntegerField columns hold (PostgreSQL integer); past it is a 400, not a 500.
 INT_MAX = 2**31 - 1
@@ -20,28 +21,9 @@ class PrizeSerializer(serializers.ModelSerializer):
         fields = ["placement", "coins", "xp", "title", "reward"]
 
 
-SETTINGS = [
-    "name",
-    "variant",
-    "options",
-    "table_size",
-    "advance",
-    "best_of",
-    "final_best_of",
-    "seeding",
-    "third_place",
-    "registration_opens_at",
-    "registration_closes_at",
-    "check_in_opens_at",
-    "check_in_closes_at",
-    "starts_at",
-    "max_entries",
-    "min_level",
-    "entry_fee",
-    "show_up_seconds",
-    "turn_seconds",
-    "spectators_allowed",
-]
+# Every setting an organiser gives: those fixed when the tournament is created, then those
+# editable until the draw (the service's list, so the two cannot drift apart).
+SETTINGS = ["variant", "table_size", "advance", "entry_fee", *EDITABLE]
 
 
 class TournamentSerializer(serializers.ModelSerializer):
