@@ -102,7 +102,7 @@ def tree(pid: int) -> list[int]:
     for stat in Path("/proc").glob("[0-9]*/stat"):
         try:
             fields = stat.read_text().rsplit(")", 1)[1].split()
-        except OSError:
+        except OSError:  # the process ended between listing /proc and reading it
             continue
         children.setdefault(int(fields[1]), []).append(int(stat.parent.name))
     found, todo = [], [pid]
@@ -120,7 +120,7 @@ def cpu_seconds(pids: list[int]) -> dict[int, float]:
     for pid in pids:
         try:
             fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-        except OSError:
+        except OSError:  # the process ended between listing /proc and reading it
             continue
         used[pid] = (int(fields[11]) + int(fields[12])) / ticks
     return used
@@ -132,7 +132,7 @@ def postgres_backends(database: str) -> list[int]:
     for cmdline in Path("/proc").glob("[0-9]*/cmdline"):
         try:
             text = cmdline.read_bytes().decode(errors="replace")
-        except OSError:
+        except OSError:  # the process ended between listing /proc and reading it
             continue
         if text.startswith("postgres: ") and f" {database} " in text:
             pids.append(int(cmdline.parent.name))

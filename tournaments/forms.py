@@ -22,6 +22,23 @@ WINDOWS = (
     "check_in_closes_at",
     "starts_at",
 )
+# The settings that are one form field each (options and prizes have fields of their own).
+PLAIN_SETTINGS = (
+    "name",
+    "variant",
+    "table_size",
+    "advance",
+    "best_of",
+    "final_best_of",
+    "seeding",
+    "third_place",
+    "max_entries",
+    "min_level",
+    "entry_fee",
+    "show_up_seconds",
+    "turn_seconds",
+    *WINDOWS,
+)
 # Fixed once the tournament exists (tournaments.services.tournament_update refuses them).
 FIXED = ("variant", "table_size", "advance", "entry_fee")
 
@@ -220,25 +237,7 @@ class TournamentForm(forms.Form):
         """Keyword arguments for tournament_create (or, without FIXED, tournament_update)."""
         data = self.cleaned_data
         variant = data["variant"]
-        values = {
-            name: data[name]
-            for name in (
-                "name",
-                "variant",
-                "table_size",
-                "advance",
-                "best_of",
-                "final_best_of",
-                "seeding",
-                "third_place",
-                "max_entries",
-                "min_level",
-                "entry_fee",
-                "show_up_seconds",
-                "turn_seconds",
-                *WINDOWS,
-            )
-        }
+        values = {name: data[name] for name in PLAIN_SETTINGS}
         chosen = {
             o.name: data.get(option_field_name(variant, o.name))
             for o in variants.get(variant).options
@@ -287,25 +286,7 @@ def _seats(variant: str) -> str:
 
 
 def initial_of(tournament: Tournament) -> dict:
-    initial = {
-        name: getattr(tournament, name)
-        for name in (
-            "name",
-            "variant",
-            "table_size",
-            "advance",
-            "best_of",
-            "final_best_of",
-            "seeding",
-            "third_place",
-            "max_entries",
-            "min_level",
-            "entry_fee",
-            "show_up_seconds",
-            "turn_seconds",
-            *WINDOWS,
-        )
-    }
+    initial = {name: getattr(tournament, name) for name in PLAIN_SETTINGS}
     for key, value in (tournament.options or {}).items():
         initial[option_field_name(tournament.variant, key)] = value
     for row, prize in enumerate(tournament.prizes.all()[:PRIZE_ROWS]):
