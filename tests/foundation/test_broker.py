@@ -25,7 +25,7 @@ mp = multiprocessing.get_context("fork")
 def connect(transport: str, root: Path) -> Connection:
     folders = {name: root / name for name in ("queue", "processed", "control", "claims")}
     for folder in folders.values():
-        folder.mkdir(exist_ok=True)
+        folder.mkdir(parents=True, exist_ok=True)
     return Connection(
         "filesystem://",
         transport=transport,
@@ -109,10 +109,18 @@ def test_concurrent_producers_and_consumers_deliver_every_message_once(tmp_path)
 
 
 def test_kombus_own_filesystem_transport_loses_the_same_race(tmp_path):
-    """Why config/broker.py exists: if this ever passes, kombu fixed its transport."""
-    _, errors = race(STOCK, tmp_path)
-    assert errors, "stock kombu survived the race"
-    assert any("JSONDecodeError" in error for error in errors)
+    """Why config/broker.py exists: if this ever fails, kombu fixed its transport.
+
+    The race is a race: one round can happen to pass, so up to five rounds are run, each on
+    a fresh folder, and one loss is proof enough.
+    """
+    seen = []
+    for attempt in range(5):
+        _, errors = race(STOCK, tmp_path / f"round-{attempt}")
+        seen += errors
+        if any("JSONDecodeError" in error for error in errors):
+            return
+    pytest.fail(f"stock kombu survived five rounds of the race; its errors: {seen}")
 
 
 def hold(root: Path, name: str, count: int, ready) -> None:

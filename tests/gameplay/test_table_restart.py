@@ -174,7 +174,9 @@ def play_until_the_bot_is_to_move(page, match: Match) -> int:
 def test_the_table_reconnects_by_itself_after_the_server_restarts(
     web_server, open_page, celery_worker, stop
 ):
-    room = RoomFactory(bot_pause_ms=1500)  # the bot's reply lands while the server is down
+    # The bot's reply lands while the server is down; a target no single hand reaches keeps
+    # the match going for as long as the test plays (the factory's 25 can end in one gin).
+    room = RoomFactory(bot_pause_ms=1500, options={"target": 10000})
     ada = PlayerFactory()
     match = services.match_create(
         variant="gin", options=room.options, players=[ada, BotPlayerFactory()], room=room
