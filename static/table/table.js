@@ -219,22 +219,31 @@
     }
   }
 
+  // The engine's classify (engine/melds.py), step for step, so a group is named as the engine
+  // will judge it: a card of the wild rank may stand for itself (4H 5H 6H with sixes wild is
+  // a pure run), every meld needs a card standing for itself, and runs are tried before sets.
   function groupKind(cards) {
     const wildRank = view.table.wild_rank;
-    const wild = (c) => c === "JK" || (wildRank !== undefined && c[0] === wildRank);
-    const natural = cards.filter((c) => !wild(c));
-    const wilds = cards.length - natural.length;
     if (cards.length < 3) return "too short";
-    if (!natural.length) return "set";
-    const suits = new Set(natural.map((c) => c[1]));
-    if (natural.every((c) => c[0] === natural[0][0]) && suits.size === natural.length && cards.length <= 4) return "set";
-    if (suits.size === 1) {
-      for (const aceHigh of [false, true]) {
-        const ranks = natural.map((c) => (c[0] === "A" && aceHigh ? 14 : RANK_ORDER.indexOf(c[0]) + 1)).sort((a, b) => a - b);
-        if (new Set(ranks).size !== ranks.length) continue;
-        if (ranks[ranks.length - 1] - ranks[0] + 1 - ranks.length <= wilds) return wilds ? "run" : "pure run";
-      }
+    const rankOf = (c, aceHigh) => (c[0] === "A" && aceHigh ? 14 : RANK_ORDER.indexOf(c[0]) + 1);
+    const isRun = (naturals, size) => new Set(naturals.map((c) => c[1])).size === 1
+      && size <= RANK_ORDER.length
+      && [false, true].some((aceHigh) => {
+        const ranks = naturals.map((c) => rankOf(c, aceHigh)).sort((a, b) => a - b);
+        return new Set(ranks).size === ranks.length && ranks[ranks.length - 1] - ranks[0] + 1 <= size;
+      });
+    const isSet = (naturals, size) => size <= 4
+      && naturals.every((c) => c[0] === naturals[0][0])
+      && new Set(naturals.map((c) => c[1])).size === naturals.length;
+    if (!cards.includes("JK")) {
+      // n distinct ranks spanning at most n places are consecutive: a run with no gap to fill.
+      if (isRun(cards, cards.length)) return "pure run";
+      if (isSet(cards, cards.length)) return "set";
     }
+    const naturals = cards.filter((c) => c !== "JK" && c[0] !== wildRank);
+    if (!naturals.length || naturals.length === cards.length) return "not a set or run";
+    if (isRun(naturals, cards.length)) return "run";
+    if (isSet(naturals, cards.length)) return "set";
     return "not a set or run";
   }
 

@@ -378,22 +378,20 @@ def test_basic_with_three_bots_melding_and_laying_off_by_selecting_cards(open_pa
     page.screenshot(path=str(SHOTS / "table-basic-1280.png"), full_page=True)
 
 
-def test_an_indian_declaration_built_by_grouping_cards(open_page, celery_worker):
+@pytest.mark.parametrize("seed", ["indian-1167", "indian-40"])
+def test_an_indian_declaration_built_by_grouping_cards(open_page, celery_worker, seed):
     """The seed lets the person declare on their first turn: they group the cards into
-    the sets and runs themselves, then declare with their groups. (The seed was "indian-47"
-    while Indian dealt two printed jokers; with the seed-002 default of four it no longer
-    declares at once. "indian-40" does, but the page marks one of its groups bad (it repeats
-    6C and 6S and holds a three-wild group); "indian-1167" declares with plain groups.)"""
+    the sets and runs themselves, then declare with their groups, and the page names each
+    group as the engine judges it. "indian-40" has sixes wild and a group of one queen and
+    three sixes, which the engine takes as a run (the page once called it a set)."""
+    from engine import cards as engine_cards
+    from engine.melds import classify
     from gameplay import games
 
     room = RoomFactory(variant="indian", seats=2, options={})
     ada = PlayerFactory()
     match = services.match_create(
-        variant="indian",
-        options={},
-        players=[ada, BotPlayerFactory()],
-        room=room,
-        seed="indian-1167",
+        variant="indian", options={}, players=[ada, BotPlayerFactory()], room=room, seed=seed
     )
     page = open_page(ada)
     page.goto(f"/matches/{match.pk}/")
@@ -402,15 +400,21 @@ def test_an_indian_declaration_built_by_grouping_cards(open_page, celery_worker)
     page.wait_for_selector("#knock-table[data-seq='1']")
     page.wait_for_selector(TURN)
     match.refresh_from_db()
-    declaration = variants.get("indian").bot_action(games.load(match), 0, bot="greedy")
+    game = games.load(match)
+    declaration = variants.get("indian").bot_action(game, 0, bot="greedy")
     assert declaration["type"] == "declare"
     for group in declaration["groups"]:
         for card in group:
-            page.click(f"#hand .card[data-card='{card}'][aria-pressed='false'] >> nth=0")
+            # Two decks: the last unpressed copy is the loose one (the loose cards come last).
+            page.click(f"#hand .card[data-card='{card}'][aria-pressed='false'] >> nth=-1")
         page.click("#group-selected")
-    assert page.locator("#groups-note .bad").count() == 0
-    assert page.locator("#groups-note li").count() == len(declaration["groups"])
-    page.click(f"#hand .card[data-card='{declaration['card']}'][aria-pressed='false'] >> nth=0")
+    expected = []
+    for group in declaration["groups"]:
+        meld = classify(engine_cards.parse(group, decks=2), wild_rank=game.wild_rank, ace_high=True)
+        expected.append("pure run" if meld.pure else meld.kind)
+    labels = page.locator("#groups-note li").all_inner_texts()
+    assert labels == [f"Group {n}: {kind}" for n, kind in enumerate(expected, 1)]
+    page.click(f"#hand .card[data-card='{declaration['card']}'][aria-pressed='false'] >> nth=-1")
     page.screenshot(path=str(SHOTS / "table-indian-1280.png"), full_page=True)
     page.click("#actions >> text=Declare my groups")
     page.wait_for_selector("#result:not([hidden])")
