@@ -199,6 +199,63 @@
     announce(`${cardName(card)} moved ${inGroup ? `to group ${now + 1}: ${groupKind(groups[now])}` : "to the loose cards"}.`);
   }
 
+  // Touch screens fire no HTML drag events. A long press picks a card up (a quick swipe still
+  // scrolls the page), the finger carries it, and lifting it over a card or a group drops it
+  // there, as a mouse drag would; lifting it anywhere else puts it back.
+  const LONG_PRESS_MS = 250;
+  function carryByTouch(li, position) {
+    let timer = null;
+    let start = null;
+    let lifted = false;
+    let over = null;
+    const hover = (node) => {
+      if (over) over.classList.remove("over");
+      over = node;
+      if (over) over.classList.add("over");
+    };
+    const putDown = () => {
+      clearTimeout(timer);
+      lifted = false;
+      li.style.transform = "";
+      li.classList.remove("dragging");
+      $("hand").classList.remove("dragging-card");
+      const target = over;
+      hover(null);
+      return target;
+    };
+    li.addEventListener("touchstart", (event) => {
+      if (event.touches.length !== 1) return;
+      start = event.touches[0];
+      timer = setTimeout(() => {
+        lifted = true;
+        li.classList.add("dragging", "carried");
+        $("hand").classList.add("dragging-card");
+      }, LONG_PRESS_MS);
+    }, { passive: true });
+    li.addEventListener("touchmove", (event) => {
+      const touch = event.touches[0];
+      if (!lifted) {
+        if (Math.hypot(touch.clientX - start.clientX, touch.clientY - start.clientY) > 10) clearTimeout(timer);
+        return;
+      }
+      event.preventDefault(); // the page holds still while a card is carried
+      li.style.transform = `translate(${touch.clientX - start.clientX}px, ${touch.clientY - start.clientY}px)`;
+      const under = document.elementFromPoint(touch.clientX, touch.clientY);
+      hover(under && under.closest("#hand .slot, #hand .zone"));
+    }, { passive: false });
+    li.addEventListener("touchend", (event) => {
+      if (!lifted) { clearTimeout(timer); return; }
+      event.preventDefault(); // no click follows: the card was moved, not chosen
+      li.classList.remove("carried");
+      const target = putDown();
+      if (!target || target === li) return;
+      if (target.classList.contains("slot")) moveCard(position, Number(target.dataset.zone), Number(target.dataset.index));
+      else if (target.dataset.zone === "new") moveCard(position, "new", 0);
+      else moveCard(position, Number(target.dataset.zone), Infinity);
+    });
+    li.addEventListener("touchcancel", () => { li.classList.remove("carried"); putDown(); });
+  }
+
   // Keyboard moves: Alt+←/→ step through the hand, across group edges; Alt+↑/↓ jump to
   // the previous or next group (Alt+↓ from the loose cards starts a new group).
   function keyMove(position, key) {
@@ -701,6 +758,9 @@
         event.stopPropagation();
         moveCard(Number(event.dataTransfer.getData("text/plain")), zone, index);
       });
+      li.dataset.zone = zone;
+      li.dataset.index = index;
+      carryByTouch(li, at);
       li.append(face);
       return li;
     }
@@ -739,6 +799,7 @@
     }
     if (picking && view.status === "active" && order.length) {
       const fresh = el("li", "zone new-group", "+ new group");
+      fresh.dataset.zone = "new";
       fresh.setAttribute("aria-hidden", "true"); // Alt+↓ on a loose card does it by keyboard
       dropTarget(fresh, "new");
       hand.append(fresh);

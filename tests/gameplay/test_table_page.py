@@ -67,9 +67,12 @@ def open_page(browser, asgi_server):
     contexts = []
     errors = []
 
-    def open_as(player, width: int = 1280, height: int = 900):
+    def open_as(player, width: int = 1280, height: int = 900, touch: bool = False):
         context = browser.new_context(
-            base_url=asgi_server, viewport={"width": width, "height": height}
+            base_url=asgi_server,
+            viewport={"width": width, "height": height},
+            has_touch=touch,
+            is_mobile=touch,
         )
         contexts.append(context)
         page = context.new_page()
@@ -268,6 +271,48 @@ def test_a_reload_mid_match_resumes_where_it_was_and_keeps_the_hand_order(open_p
     page.wait_for_selector(TURN)
     play_turn(page)
     assert seq_of(page) > before
+
+
+def touch_drag(page, source: str, target: str) -> None:
+    """A finger's long press on `source`, carried onto `target` and lifted: real touch
+    events through the browser's input pipeline (Chrome DevTools Protocol), as on a phone."""
+    cdp = page.context.new_cdp_session(page)
+
+    def centre(selector: str) -> dict:
+        box = page.locator(selector).bounding_box()
+        return {"x": box["x"] + box["width"] / 2, "y": box["y"] + box["height"] / 2}
+
+    page.locator(source).scroll_into_view_if_needed()  # touches land in the viewport
+    start, end = centre(source), centre(target)
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [start]})
+    time.sleep(0.5)  # past the long press that tells a carry from a scroll
+    for step in range(1, 11):
+        point = {k: start[k] + (end[k] - start[k]) * step / 10 for k in ("x", "y")}
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [point]})
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+
+
+def test_a_phone_reorders_the_hand_by_carrying_a_card(open_page):
+    """Phones have no mouse drag: a long press carries a card along the hand, and the order
+    it makes is kept across a reload, as with the mouse or the keyboard."""
+    room = RoomFactory()
+    ada = PlayerFactory()
+    match = services.match_create(
+        variant="gin", options=room.options, players=[ada, BotPlayerFactory()], room=room
+    )
+    page = open_page(ada, width=375, height=740, touch=True)
+    page.goto(f"/matches/{match.pk}/")
+    page.wait_for_selector("#conn[data-state='live']")
+    page.click("#sort-rank")
+    order = page.eval_on_selector_all("#hand .card", "els => els.map(e => e.dataset.card)")
+    touch_drag(page, "#hand .slot >> nth=0", "#hand .slot >> nth=5")
+    moved = order[1:6] + order[:1] + order[6:]
+    shown = page.eval_on_selector_all("#hand .card", "els => els.map(e => e.dataset.card)")
+    assert shown == moved
+    assert seq_of(page) == 0  # carrying a card plays nothing
+    page.reload()
+    page.wait_for_selector("#conn[data-state='live']")
+    assert page.eval_on_selector_all("#hand .card", "els => els.map(e => e.dataset.card)") == moved
 
 
 def test_a_stale_move_shows_a_clear_message_and_changes_nothing(open_page):
