@@ -4,6 +4,7 @@ must do for the window")."""
 
 import json
 import re
+import time
 from datetime import timedelta
 
 import pytest
@@ -222,3 +223,22 @@ def test_replay_reproduces_a_match_with_claims():
     replayed = games.replay(stored)
     assert replayed.seq == stored.seq
     assert replayed.view(0) == games.load(stored).view(0)
+
+
+def test_a_dummy_match_of_bots_plays_and_finalizes_on_a_real_worker(celery_worker):
+    """Bots' claims and turns travel through the broker; finalize replays the log."""
+    players = [BotPlayerFactory(), BotPlayerFactory(bot_kind="random"), BotPlayerFactory()]
+    match = services.match_create(
+        variant="dummy", options={"max_hands": 12}, players=players, seed="dummy-on-a-worker"
+    )
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        match.refresh_from_db()
+        if match.finalized_at is not None:
+            break
+        time.sleep(0.2)
+    assert match.status == "finished", match.dispute_reason
+    assert match.finalized_at is not None and services.match_verify(match=match) is None
+    assert any(move["action"] == CLAIM for move in match.log)
+    seats = sorted(match.seats.all(), key=lambda seat: seat.index)
+    assert [seat.placement for seat in seats] == match.result["placements"]
