@@ -242,3 +242,43 @@ def test_a_dummy_match_of_bots_plays_and_finalizes_on_a_real_worker(celery_worke
     assert any(move["action"] == CLAIM for move in match.log)
     seats = sorted(match.seats.all(), key=lambda seat: seat.index)
     assert [seat.placement for seat in seats] == match.result["placements"]
+
+
+def test_a_claim_over_the_socket_is_pushed_to_every_seat_without_hidden_cards(table):
+    """The claimant acts over its socket; every seat gets its own view of the new version,
+    the mover with its draws, the third seat still offered the card, no frame holding a
+    card that seat may not see."""
+    from channels.db import database_sync_to_async
+
+    from tests.gameplay.test_consumers import frames_until, run_async, sessions, socket
+
+    match, ada, bob, cy = table
+    players = [ada, bob, cy]
+    cookies = sessions(*players)
+    game = games.load(Match.objects.get(pk=match.pk))
+    visible = [
+        {*game.view(seat)["hand"], *game.view(None)["discard"]} for seat in range(len(players))
+    ]
+
+    async def run():
+        comms = [socket(match.pk, cookies[player.pk]) for player in players]
+        for comm in comms:
+            assert (await comm.connect())[0]
+            await frames_until(comm, "view")
+        await comms[1].send_json_to({"type": "act", "seq": 0, "action": CLAIM, "ref": 1})
+        pushed = {}
+        for seat, comm in enumerate(comms):
+            frame, frames = await frames_until(comm, "view")
+            pushed[seat] = frame["view"]
+            for sent in frames:
+                shown = set(CARD.findall(json.dumps(sent)))
+                assert shown <= visible[seat], (seat, shown - visible[seat])
+        for comm in comms:
+            await comm.disconnect()
+        assert pushed[1]["seq"] == 1 and pushed[1]["table"]["claim_window"]["claims"] == [1]
+        assert pushed[0]["legal_actions"] == [STOCK, PILE]
+        assert pushed[2]["legal_actions"] == [CLAIM]
+        stored = await database_sync_to_async(Match.objects.get)(pk=match.pk)
+        assert stored.log == [{"seat": 1, "action": CLAIM}]
+
+    run_async(run)
