@@ -23,6 +23,7 @@ class Metric(models.TextChoices):
     MATCHES_PLAYED = "matches_played", "Matches played"
     MATCHES_WON = "matches_won", "Matches won"
     HANDS_WON = "hands_won", "Hands won"
+    HANDS_LOST = "hands_lost", "Hands lost (stalemates count for everyone)"
     GINS = "gins", "Gins"
     BIG_GINS = "big_gins", "Big gins"
     UNDERCUTS = "undercuts", "Undercuts"
