@@ -9,7 +9,12 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
-VARIANT_CHOICES = [("gin", "Gin Rummy"), ("basic", "Basic Rummy"), ("indian", "Indian Rummy")]
+VARIANT_CHOICES = [
+    ("gin", "Gin Rummy"),
+    ("basic", "Basic Rummy"),
+    ("indian", "Indian Rummy"),
+    ("dummy", "Dummy Rummy"),
+]
 
 
 class Metric(models.TextChoices):
@@ -18,6 +23,7 @@ class Metric(models.TextChoices):
     MATCHES_PLAYED = "matches_played", "Matches played"
     MATCHES_WON = "matches_won", "Matches won"
     HANDS_WON = "hands_won", "Hands won"
+    HANDS_LOST = "hands_lost", "Hands lost (stalemates count for everyone)"
     GINS = "gins", "Gins"
     BIG_GINS = "big_gins", "Big gins"
     UNDERCUTS = "undercuts", "Undercuts"
@@ -312,6 +318,10 @@ class Room(models.Model):
     spectators_allowed = models.BooleanField(
         default=False, help_text="Anyone signed in may watch this room's tables (no hands)."
     )
+    claim_seconds = models.PositiveSmallIntegerField(
+        default=3,
+        help_text="Seconds a discard stays open to claims (Dummy's cut-ins).",
+    )
     active = models.BooleanField(default=True)
 
     class Meta:
@@ -389,6 +399,22 @@ class Match(models.Model):
             "Anyone signed in may watch this table (no hands), whatever its room says; set by "
             "whoever creates the match (a tournament that allows spectators)."
         ),
+    )
+    claim_seconds = models.PositiveSmallIntegerField(default=3, help_text="Copied from the room.")
+    claim_window = models.PositiveIntegerField(
+        null=True,
+        blank=True,
+        help_text="Move number at which the open claim window (cut-ins) opened.",
+    )
+    claim_deadline = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="Until then the mover may not draw from the stock: others may claim.",
+    )
+    bot_claims_window = models.PositiveIntegerField(
+        null=True,
+        blank=True,
+        help_text="The last claim window whose bots were asked (each window once).",
     )
     created_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)

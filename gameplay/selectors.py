@@ -115,7 +115,8 @@ def match_view(match: Match, player: Player | None, seats: list[Seat] | None = N
     hand = table.pop("hand")
     finished = match.status != Match.Status.ACTIVE
     your_turn = not finished and mine is not None and match.to_move == mine
-    legal = game.legal_actions(mine) if your_turn else []
+    # Another seat may have actions too while a claim window is open (Dummy's cut-ins).
+    legal = game.legal_actions(mine) if not finished and mine is not None else []
     view = {
         "id": match.pk,
         "variant": match.variant,
@@ -126,6 +127,7 @@ def match_view(match: Match, player: Player | None, seats: list[Seat] | None = N
         "to_move": match.to_move,
         "your_turn": your_turn,
         "turn_deadline": match.turn_deadline.isoformat() if match.turn_deadline else None,
+        "claim_deadline": match.claim_deadline.isoformat() if match.claim_deadline else None,
         "legal_actions": legal,
         "hand": hand,
         "table": table,

@@ -1,5 +1,6 @@
 """Tournaments' part of the demo data (`load_demo`, after gameplay's): a finished 64-player
-Gin tournament and a Basic Rummy one taking registrations.
+Gin tournament, a finished Dummy Rummy one at tables of four, and a Basic Rummy one taking
+registrations.
 
 Idempotent: each tournament is looked up by name and built only when missing. The finished
 one is played for real, its Celery tasks run in this process (no worker is up yet).
@@ -16,6 +17,7 @@ from tournaments.models import Tournament
 
 FINISHED = "Knock Open 64 (Gin)"
 OPEN = "Weekly Basic Rummy Cup"
+DUMMY = "Dummy Rummy Club Cup"
 ORGANISER = "organiser"
 
 
@@ -42,6 +44,23 @@ def build(log) -> None:
             services.tournament_start(tournament_id=tournament.pk)
         tournament.refresh_from_db()
         log(f"Tournaments: {FINISHED} played out ({tournament.status}).")
+    if not Tournament.objects.filter(name=DUMMY).exists():
+        # Twelve hands at most (the least `max_hands`): lowest penalty points win.
+        tournament = runner.bot_tournament(
+            name=DUMMY,
+            players=8,
+            by=by,
+            variant="dummy",
+            options={"max_hands": 12},
+            table_size=4,
+            advance=2,
+            show_up_seconds=0,
+            prizes=[{"placement": 1, "coins": 200, "xp": 100}],
+        )
+        with tasks_in_process():
+            services.tournament_start(tournament_id=tournament.pk)
+        tournament.refresh_from_db()
+        log(f"Tournaments: {DUMMY} played out ({tournament.status}).")
     if not Tournament.objects.filter(name=OPEN).exists():
         now = timezone.now()
         runner.bot_tournament(

@@ -35,7 +35,7 @@ _ACTION_KEYS = {
     "layoff": frozenset({"type", "card", "meld"}),
     "discard": frozenset({"type", "card"}),
 }
-_STAT_KEYS = ("hands_won", "rummies", "cards_melded")
+_STAT_KEYS = ("hands_won", "rummies", "cards_melded", "hands_lost", "stalemates")
 #: Option ``scoring: penalty``: seed 002, "Hands will continue to be dealt until one of the
 #: players reaches 100 points. The first player to reach 100 points loses the rummy game."
 PENALTY_TARGET = 100
@@ -209,6 +209,11 @@ class BasicGame(TableGame):
         return all(on_table.get(t, 0) >= copies.get(t, 1) for t in wanted)
 
     def _stalemate(self, reason: str) -> None:
+        """Seed 002: "When there's a stalemate all players get 0 points, and the game is
+        considered a loss for all of them in the statistics"."""
+        for stats in self.stats:
+            stats["hands_lost"] += 1
+            stats["stalemates"] += 1
         self._end_hand(None, 0, reason)
 
     def _end_by_pile_limit(self) -> None:
@@ -238,6 +243,9 @@ class BasicGame(TableGame):
             )
             self.stats[seat]["rummies"] += 1
         self.stats[seat]["hands_won"] += 1
+        for other in range(self.players):
+            if other != seat:
+                self.stats[other]["hands_lost"] += 1
         kind = "rummy" if rummy else "out"
         if self.penalty:
             # Seed 002: "In some variations each player gets his points as penalty points";

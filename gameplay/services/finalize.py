@@ -124,6 +124,7 @@ def _award(matches: list[Match], seats_of: dict[int, list[Seat]]) -> None:
                 Metric.MATCHES_PLAYED: 1,
                 Metric.MATCHES_WON: int(won),
                 Metric.HANDS_WON: mine.get("hands_won", 0),
+                Metric.HANDS_LOST: mine.get("hands_lost", 0),
                 Metric.GINS: mine.get("gins", 0),
                 Metric.BIG_GINS: mine.get("big_gins", 0),
                 Metric.UNDERCUTS: mine.get("undercuts", 0),

@@ -16,6 +16,7 @@ from config.jobs import discard, enqueue, enqueue_many
 from engine import IllegalAction, variants
 from gameplay import games, live
 from gameplay.models import Match, Player, Room, Seat
+from gameplay.services import claims
 from gameplay.services.common import IllegalMove
 from gameplay.services.progression import coins_book
 
@@ -23,7 +24,7 @@ from gameplay.services.progression import coins_book
 # queue); the sweep, a backstop to the outbox, plays it.
 BOT_TURN_GRACE = timedelta(seconds=30)
 # Variants whose totals are penalty points: the lowest total ranks first.
-LOWER_SCORE_WINS = {"indian"}
+LOWER_SCORE_WINS = {"indian", "dummy"}
 
 # What storing a match after moves writes: the same columns whether it finished or not.
 STORED_FIELDS = [
@@ -32,6 +33,9 @@ STORED_FIELDS = [
     "to_move",
     "state",
     "turn_deadline",
+    "claim_window",
+    "claim_deadline",
+    "bot_claims_window",
     "status",
     "result",
     "finished_at",
@@ -60,7 +64,7 @@ def match_create(**spec) -> Match:
 
 def match_create_many(*, specs: list[NewMatch]) -> list[Match]:
     """Create matches in a few queries (a tournament round starts many at once)."""
-    dealt = []
+    dealt, claimers = [], []
     for spec in specs:
         try:
             options = variants.get(spec.variant).validate_options(spec.options or {})
@@ -90,7 +94,12 @@ def match_create_many(*, specs: list[NewMatch]) -> list[Match]:
             # The pause is for people watching: a table of bots only plays at once.
             bot_pause_ms=room.bot_pause_ms if room and has_human else 0,
             spectators_allowed=spec.spectators_allowed,
+            claim_seconds=room.claim_seconds if room else 3,
         )
+        bot_seats = _bot_seats(spec.players)
+        claims.refresh(match, game, bot_seats, [])
+        if claims.bots_to_ask(match, game, bot_seats):
+            claimers.append(match)
         to_move = spec.players[game.to_move] if game.to_move is not None else None
         dealt.append((match, spec.players, to_move))
     with transaction.atomic():
@@ -110,6 +119,7 @@ def match_create_many(*, specs: list[NewMatch]) -> list[Match]:
                         key=f"match:{match.pk}:fee",
                     )
         _enqueue_turns([(match, to_move) for match, _, to_move in dealt])
+        _enqueue_bot_claims(claimers)
     return matches
 
 
@@ -135,19 +145,40 @@ def match_act(*, match_id: int, player: Player, seq: int, action: dict) -> Match
             raise NotFound("No such match.")
         if match.status != Match.Status.ACTIVE:
             raise Conflict("The match is over.", code="match_over")
-        if seq != match.seq:
+        if seq != match.seq and not _claim_in_window(match, seq, action):
             raise Conflict(
                 f"The match is at move {match.seq}, not {seq}.",
                 code="stale_seq",
                 details={"seq": match.seq},
             )
-        if match.to_move != seat.index:
-            raise NotAllowed("It is not your turn.", code="not_your_turn")
         if not isinstance(action, dict):
             raise IllegalMove("An action is a JSON object.", code="bad_action")
         game = games.load(match)
+        # Another seat's turn: only what the engine lists for this seat. A claim the engine
+        # refuses says why (already claimed, own discard, window closed, ...).
+        out_of_turn = match.to_move != seat.index and action.get("type") != "claim"
+        if out_of_turn and action not in game.legal_actions(seat.index):
+            raise NotAllowed("It is not your turn.", code="not_your_turn")
+        if claims.holds(match, action):
+            raise Conflict(
+                "Others may still claim the discard: draw from the stock once the window closes.",
+                code="claim_window_open",
+                details={"claim_deadline": match.claim_deadline.isoformat()},
+            )
         _apply(match, game, [(seat.index, action, False)])
     return match
+
+
+def _claim_in_window(match: Match, seq: int, action) -> bool:
+    """A claim made from any view since its window opened still counts: claims do not
+    change what is offered, so two seats claiming at once both get in. A claim that lost
+    the race to the mover's draw finds the window gone (409, stale)."""
+    return (
+        isinstance(action, dict)
+        and action.get("type") == "claim"
+        and match.claim_window is not None
+        and match.claim_window <= seq <= match.seq
+    )
 
 
 def _apply(match: Match, game, actions: Iterable[tuple[int, dict, bool]]) -> None:
@@ -170,10 +201,14 @@ def _store_many(played: list[tuple[Match, object, list[dict]]]) -> None:
     Python cannot lose a move. Finished matches go to finalize in one task.
     """
     now = timezone.now()
-    finished, placed, turns = [], [], []
+    finished, placed, turns, claimed = [], [], [], []
     for match, game, moves in played:
         match.log = [*match.log, *moves]
         match.seq, match.to_move, match.state = game.seq, game.to_move, games.dump(game)
+        bot_seats = {seat.index for seat in match.seats.all() if seat.player.is_bot}
+        claims.refresh(match, game, bot_seats, [match.log])
+        if claims.bots_to_ask(match, game, bot_seats):
+            claimed.append(match)
         if game.over:
             match.status = Match.Status.FINISHED
             match.result = game.result
@@ -193,6 +228,7 @@ def _store_many(played: list[tuple[Match, object, list[dict]]]) -> None:
     # tasks as moves, and bots' turns waited behind them in the queue.
     discard("gameplay.tasks.turn_timeout", first_args=[match.pk for match, _, _ in played])
     _enqueue_turns(turns)
+    _enqueue_bot_claims(claimed)
     if finished:
         _finalize_later(finished)
 
@@ -203,6 +239,16 @@ def _placed_seats(match: Match, result: dict) -> list[Seat]:
         seat.score = result["scores"][seat.index]
         seat.placement = result["placements"][seat.index]
     return seats
+
+
+def _bot_seats(players: list[Player]) -> set[int]:
+    return {index for index, player in enumerate(players) if player.is_bot}
+
+
+def _enqueue_bot_claims(matches: list[Match]) -> None:
+    """Bots answer a claim window at once (the play_bots task asks them, once per window)."""
+    if matches:
+        enqueue("gameplay.tasks.play_bots", *[match.pk for match in matches])
 
 
 def _with_deadline(match: Match, player: Player | None) -> Match:
@@ -224,7 +270,7 @@ def _enqueue_turns(turns: list[tuple[Match, Player | None]]) -> None:
     bot_turns: dict[int, list[int]] = defaultdict(list)
     for match, player in turns:
         if player is not None and player.is_bot:
-            bot_turns[match.bot_pause_ms].append(match.pk)
+            bot_turns[max(match.bot_pause_ms, _claim_wait_ms(match))].append(match.pk)
     for pause_ms, match_ids in sorted(bot_turns.items()):
         enqueue("gameplay.tasks.play_bots", *match_ids, countdown=pause_ms / 1000 or None)
     timeouts = defaultdict(list)
@@ -233,6 +279,13 @@ def _enqueue_turns(turns: list[tuple[Match, Player | None]]) -> None:
             timeouts[match.turn_seconds].append((match.pk, match.seq))
     for seconds, args in timeouts.items():
         enqueue_many("gameplay.tasks.turn_timeout", args, countdown=seconds)
+
+
+def _claim_wait_ms(match: Match) -> int:
+    """How long a bot to move waits for the claim window to close (its stock draw waits)."""
+    if match.claim_deadline is None:
+        return 0
+    return max(0, round((match.claim_deadline - timezone.now()).total_seconds() * 1000))
 
 
 def _finalize_later(match_ids: list[int]) -> None:
@@ -258,26 +311,44 @@ def match_play_bots_many(*, match_ids: Iterable[int], max_actions: int = 5000) -
             .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("player")))
             .order_by("pk")  # locks taken in one order: two batches never deadlock
         )
-        played = []
+        played, held = [], []
         for match in matches:
             bots = {
                 seat.index: seat.player.bot_kind for seat in match.seats.all() if seat.player.is_bot
             }
-            if match.to_move not in bots:
+            claiming = match.claim_window not in (None, match.bot_claims_window)
+            if match.to_move not in bots and not claiming:
                 continue
             game = games.load(match)
             engine_variant = variants.get(match.variant)
             moves = []
             first = game.to_move
-            while not game.over and game.to_move in bots and len(moves) < max_actions:
-                if match.bot_pause_ms and game.to_move != first:
+            while not game.over and len(moves) < max_actions:
+                # Other bots answer the open claim window first (once per window).
+                moves += claims.ask_bots(match, game, bots)
+                claims.refresh(match, game, set(bots), [match.log, moves])
+                if game.to_move not in bots or (match.bot_pause_ms and game.to_move != first):
                     break
                 seat = game.to_move
                 action = engine_variant.bot_action(game, seat, bot=bots[seat])
+                if claims.holds(match, action):
+                    held.append(match)
+                    break
                 # A bot choosing an illegal action is a bug: let IllegalAction surface.
                 game.apply(action, seat=seat)
                 moves.append({"seat": seat, "action": action})
-            played.append((match, game, moves))
+                claims.refresh(match, game, set(bots), [match.log, moves])
+            if moves:
+                played.append((match, game, moves))
+                continue
+            # No move: the bots let the window pass (it may close early), or the stock
+            # draw waits for it (asked again when it closes).
+            Match.objects.filter(pk=match.pk).update(
+                bot_claims_window=match.bot_claims_window, claim_deadline=match.claim_deadline
+            )
+            if match in held:
+                bot = next(s.player for s in match.seats.all() if s.index == match.to_move)
+                _enqueue_turns([(match, bot)])
         if played:
             _store_many(played)
     return {match.pk: len(moves) for match, _, moves in played}

@@ -23,6 +23,9 @@
     stale_seq: "The table moved on before your move arrived, so it was not played. Here is the table as it is now.",
     not_your_turn: "It is not your turn: nothing was played.",
     match_over: "The match is over: nothing was played.",
+    claim_window_open: "Others may still buy the discard: the stock opens when the countdown ends.",
+    already_claimed: "You have asked for this card already.",
+    no_claim_window: "Too late: the card was taken before your cut-in arrived.",
   };
 
   const root = document.getElementById("knock-table");
@@ -322,6 +325,11 @@
   // --- legal actions ------------------------------------------------------------------
 
   function legal(type) { return view.legal_actions.filter((a) => a.type === type); }
+  // The mover's stock draw waits while others may still buy the discard (Dummy's cut-ins).
+  function stockHeld() {
+    return !!view.claim_deadline && Date.parse(view.claim_deadline) > Date.now();
+  }
+  let heldShown = false;
   function sameCards(a, b) {
     if (a.length !== b.length) return false;
     const x = a.slice().sort(), y = b.slice().sort();
@@ -479,6 +487,7 @@
     renderSeats();
     renderPiles();
     renderMelds();
+    renderClaim();
     renderActions();
     renderHand();
     renderShowdown();
@@ -516,6 +525,15 @@
       const score = el("div", "seat-score");
       score.append(el("strong", "", String(view.scores[seat.seat])), el("span", "", target ? ` / ${target}` : " pts"));
       const cards = el("div", "seat-cards", `${seat.card_count} card${seat.card_count === 1 ? "" : "s"}`);
+      const t = view.table;
+      let contract = null;
+      if (Array.isArray(t.contract_names)) {
+        // Dummy: each seat's own contract, whether it is down, and its cut-ins this hand.
+        const name = t.contract_names[seat.seat];
+        contract = el("div", "seat-contract", name ? `Contract ${t.contracts[seat.seat]}/12: ${name}` : "All twelve contracts done");
+        if (t.down[seat.seat]) contract.append(el("span", "tag", "down"));
+        if (t.cut_ins[seat.seat]) contract.append(el("span", "tag", `${t.cut_ins[seat.seat]} cut-in${t.cut_ins[seat.seat] === 1 ? "" : "s"}`));
+      }
       if (seat.seat !== view.seat) {
         const backs = el("span", "backs");
         backs.setAttribute("aria-hidden", "true");
@@ -529,7 +547,7 @@
         clock.setAttribute("aria-label", "time left for this turn");
         score.append(clock);
       }
-      li.append(head, detail, score, cards);
+      li.append(head, detail, ...(contract ? [contract] : []), score, cards);
       list.append(li);
     });
     tick();
@@ -541,7 +559,7 @@
     $("stock-count").textContent = t.stock_count;
     stock.setAttribute("aria-label", `Stock, ${t.stock_count} cards`);
     const drawStock = legal("draw").find((a) => a.source === "stock");
-    stock.disabled = !drawStock || pending !== null;
+    stock.disabled = !drawStock || pending !== null || stockHeld();
     stock.classList.toggle("playable", !!drawStock);
     stock.onclick = drawStock ? () => act(drawStock) : null;
 
@@ -578,7 +596,8 @@
     const chosen = selectedCards();
     melds.forEach((meld, index) => {
       const item = el("div", "meld");
-      item.append(el("span", "meld-kind", meld.kind || "meld"), cardRow(meld.cards));
+      const kind = meld.kind || "meld";
+      item.append(el("span", "meld-kind", meld.owner === undefined ? kind : `${seatName(meld.owner)} · ${kind}`), cardRow(meld.cards));
       const layoff = chosen.length === 1 && legal("layoff").find((a) => a.meld === index && a.card === chosen[0]);
       if (layoff) {
         const button = el("button", "act layoff", `Lay off the ${cardName(chosen[0])} here`);
@@ -589,6 +608,41 @@
       }
       box.append(item);
     });
+  }
+
+  // Dummy's claim window: the offered card, who asked for it, a countdown for every seat and
+  // a Buy button for the seats the engine lets claim (view.legal_actions).
+  function renderClaim() {
+    const box = $("claim-window");
+    const w = view.table.claim_window;
+    box.replaceChildren();
+    // Shown while someone may still buy the card or has asked for it.
+    box.hidden = !w || view.status !== "active" || !(w.may_claim.length || w.claims.length);
+    heldShown = stockHeld();
+    if (box.hidden) return;
+    const head = el("div", "claim-head");
+    head.append(el("strong", "", "Cut-in: "), cardFace(w.card, "span", "small"), ` the ${cardName(w.card)} is on offer`);
+    const clock = el("span", "claim-clock");
+    clock.dataset.claimDeadline = view.claim_deadline || "";
+    head.append(clock);
+    box.append(head);
+    const asked = w.claims.map(seatName);
+    box.append(el("p", "claim-asked", asked.length ? `Asked for it: ${asked.join(", ")} (the nearest to ${seatName(view.to_move)}'s left gets it if ${seatName(view.to_move)} draws from the stock).` : `${seatName(view.to_move)} may take it; others may buy it.`));
+    const claim = legal("claim")[0];
+    if (claim) {
+      const penalty = view.options.cut_in_penalty;
+      const b = button(`Buy the ${cardName(w.card)} (+${penalty} from the stock)`, () => act(claim), "primary buy");
+      box.append(b);
+    }
+    tickClaim();
+  }
+
+  function tickClaim() {
+    const clock = document.querySelector(".claim-clock");
+    if (!clock) return;
+    const deadline = clock.dataset.claimDeadline;
+    const left = deadline ? Math.max(0, Math.ceil((Date.parse(deadline) - Date.now()) / 1000)) : 0;
+    clock.textContent = left ? ` · ${left} s to buy` : ` · waiting for ${seatName(view.to_move)} to draw`;
   }
 
   function button(label, handler, cls) {
@@ -606,15 +660,19 @@
     const prompt = $("prompt");
     if (view.status !== "active") { prompt.textContent = "The match is over."; return; }
     if (!view.your_turn) {
+      if (legal("claim").length) { prompt.textContent = `Waiting for ${seatName(view.to_move)}… You may buy the discard.`; return; }
       prompt.textContent = view.seat === null ? `${seatName(view.to_move)} to play. You are watching: the hands stay hidden.` : `Waiting for ${seatName(view.to_move)}…`;
       return;
     }
-    const handled = new Set(["discard", "knock", "meld", "layoff", "declare"]);
+    const handled = new Set(["discard", "knock", "meld", "layoff", "declare", "claim"]);
     const draws = legal("draw");
     draws.forEach((a) => {
       const top = view.table.discard[view.table.discard.length - 1];
-      const label = a.source === "stock" ? "Draw from the stock" : `Take the ${cardName(top)}`;
-      box.append(button(label, () => act(a), "primary"));
+      const held = a.source === "stock" && stockHeld();
+      const label = a.source === "stock" ? (held ? "Draw from the stock (others may buy first)" : "Draw from the stock") : `Take the ${cardName(top)}`;
+      const b = button(label, () => act(a), "primary");
+      b.disabled = b.disabled || held;
+      box.append(b);
     });
     handled.add("draw");
     const knocks = legal("knock");
@@ -634,8 +692,15 @@
         b.disabled = !action || pending !== null;
         box.append(b);
       };
-      const meld = legal("meld").find((a) => sameCards(a.cards, chosen));
-      if (legal("meld").length) offer("Meld the selected cards", meld, meld ? "primary" : "");
+      const contract = legal("meld").find((a) => Array.isArray(a.groups));
+      if (contract) {
+        // A contract goes down whole: the player's own groups when they make it, else the engine's.
+        const mine = groups.length === contract.groups.length && groups.every((g, i) => g.length >= contract.groups[i].length);
+        offer(mine ? "Lay down my groups as the contract" : "Lay down the contract (the engine groups the cards)", mine ? { type: "meld", groups: groups } : contract, "primary");
+      } else {
+        const meld = legal("meld").find((a) => sameCards(a.cards, chosen));
+        if (legal("meld").length) offer("Meld the selected cards", meld, meld ? "primary" : "");
+      }
       const discard = chosen.length === 1 && legal("discard").find((a) => a.card === chosen[0]);
       if (legal("discard").length) {
         offer(discard ? `Discard the ${cardName(chosen[0])}` : "Discard (select one card)", discard);
@@ -983,6 +1048,9 @@
     const title = el("h2", "", view.status === "disputed" ? "Match under review" : mine === null ? "Match over" : won ? "You won the match!" : "Match over: you lost this one");
     title.id = "result-title";
     box.append(title);
+    if (result.lower_wins && Array.isArray(result.contracts)) {
+      box.append(el("p", "muted", "Ranked by contracts completed, then the lowest penalty points."));
+    }
     const list = el("ol", "standings");
     const totals = view.table.totals_breakdown;
     view.seats.map((s) => s.seat).sort((a, b) => view.placements[a] - view.placements[b]).forEach((seat) => {
@@ -1102,6 +1170,8 @@
   }
 
   function tick() {
+    tickClaim();
+    if (heldShown && !stockHeld()) { heldShown = false; render(); } // the window closed: the stock opens
     document.querySelectorAll(".clock[data-deadline]").forEach((clock) => {
       if (!clock.dataset.deadline) return;
       const left = Math.max(0, Math.round((Date.parse(clock.dataset.deadline) - Date.now()) / 1000));

@@ -182,6 +182,7 @@ def test_going_out_by_discarding_the_last_card():
     assert g.last_hand["kind"] == "out" and g.last_hand["winner"] == 0
     assert g.last_hand["points"] == (10 + 1 + 9) + (10 + 3)
     assert g.scores == [33, 0, 0] and g.stats[0]["hands_won"] == 1
+    assert [s["hands_lost"] for s in g.stats] == [0, 1, 1]
 
 
 def test_going_out_by_melding_every_card_needs_no_discard():
@@ -288,7 +289,12 @@ def test_a_hand_of_endless_discard_pile_takes_is_a_stalemate_at_the_bound():
         None,
         0,
     )
-    assert g.scores == [0, 0, 0] and not any(any(s.values()) for s in g.stats)
+    assert g.scores == [0, 0, 0]
+    # Seed 002: "the game is considered a loss for all of them in the statistics".
+    assert (
+        g.stats
+        == [{"hands_won": 0, "rummies": 0, "cards_melded": 0, "hands_lost": 1, "stalemates": 1}] * 3
+    )
     assert g.view(0)["pile_draws"] == 0 and g.view(None)["options"]["max_pile_draws"] == 52
     assert BASIC.replay(g.moves, 3, "abc", {})._snapshot() == g._snapshot()
 
@@ -322,6 +328,7 @@ def test_stalemate_when_nobody_can_ever_finish():
     g.apply(discard("4D"), 0)
     assert g.last_hand["kind"] == "no_finish_possible" and g.last_hand["winner"] is None
     assert g.scores == [0, 0] and g.hand_number == 2
+    assert [(s["hands_lost"], s["stalemates"]) for s in g.stats] == [(1, 1), (1, 1)]
 
 
 def test_no_stalemate_while_a_lay_off_is_still_possible():

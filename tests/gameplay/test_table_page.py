@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from django.conf import settings
 from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
+from django.utils import timezone
 
 from engine import variants
 from gameplay import services
@@ -467,3 +468,63 @@ def test_an_indian_declaration_built_by_grouping_cards(open_page, celery_worker,
     assert match.log[1]["action"]["type"] == "declare"
     mine = [sorted(group) for group in match.log[1]["action"]["groups"]]
     assert mine == [sorted(group) for group in declaration["groups"]]
+
+
+def test_dummy_with_two_bots_buying_a_discard_and_laying_a_contract_down(open_page, celery_worker):
+    """A 3-seat Dummy match: the person buys the first upcard in the claim window (a Buy
+    button and a countdown while the bot to move waits), then plays greedy's moves by
+    clicking until their contract is down: draws, the lay-down, lay-offs and discards."""
+    from gameplay import games
+
+    # Long enough for the page to open on the first window; shortened once bought.
+    room = RoomFactory(variant="dummy", seats=3, options={}, claim_seconds=20)
+    ada = PlayerFactory()
+    page = open_page(ada)
+    match = services.match_create(
+        variant="dummy",
+        options={},
+        players=[BotPlayerFactory(), ada, BotPlayerFactory()],
+        room=room,
+        seed="claims-bot-waits",
+    )
+    page.goto(f"/matches/{match.pk}/")
+    page.wait_for_selector("#conn[data-state='live']")
+    page.wait_for_selector("#claim-window:not([hidden]) button.buy")
+    assert "s to buy" in page.text_content("#claim-window .claim-clock")
+    assert "Contract 1/12: two sets of 3" in page.text_content(".seat.me .seat-contract")
+    page.screenshot(path=str(SHOTS / "table-dummy-claim-1280.png"), full_page=True)
+    page.click("#claim-window button.buy")
+    page.wait_for_selector("#claim-window >> text=Asked for it: You")
+    Match.objects.filter(pk=match.pk).update(claim_seconds=2, claim_deadline=timezone.now())
+    services.match_play_bots(match_id=match.pk)  # the bot to move draws: the window closed
+    page.wait_for_selector(".seat.me .seat-contract >> text=1 cut-in", timeout=15_000)
+    assert page.locator("#hand .card").count() == 16  # the card and two penalty cards
+    match.refresh_from_db()
+    assert {"seat": 1, "action": {"type": "claim"}} in match.log
+
+    done = set()
+    while "meld" not in done or "discard" not in done:
+        page.wait_for_selector(TURN, timeout=30_000)
+        match.refresh_from_db()
+        assert match.status == "active" and match.seq < 400, "no contract down in time"
+        action = variants.get("dummy").bot_action(games.load(match), 1, bot="greedy")
+        before = seq_of(page)
+        kind = action["type"]
+        if kind == "draw" and action["source"] == "stock":
+            page.click("#stock.playable:not([disabled])", timeout=10_000)
+        elif kind == "draw":
+            page.click("#discard .upcard")
+        elif kind == "meld":
+            page.click("#actions >> text=Lay down the contract")
+        elif kind == "layoff":
+            page.click(f"#hand .card[data-card='{action['card']}'] >> nth=0")
+            page.locator("#melds .meld").nth(action["meld"]).locator("button.layoff").click()
+        else:
+            page.click(f"#hand .card[data-card='{action['card']}'] >> nth=0")
+            page.click("#actions >> text=Discard the")
+        wait_seq(page, before + 1)
+        if kind == "meld" or "meld" in done:
+            done.add(kind)
+    assert page.locator("#melds .meld").count() >= 2
+    assert page.locator(".seat.me .seat-contract .tag >> text=down").count() == 1
+    page.screenshot(path=str(SHOTS / "table-dummy-1280.png"), full_page=True)

@@ -208,3 +208,21 @@ def test_two_divisions_ranking_their_last_rounds_at_once_close_the_season_once(
     outcome = at_once(*(lambda r=r: rank(r.pk) for r in rounds))
     assert outcome == [True, True]
     assert closings == [season.pk]
+
+
+def test_a_dummy_league_takes_placements_as_given_and_counts_penalty_points_against(
+    eager_tasks,
+):
+    league = make_league(divisions=[("Only", 3, 0, 0)], variant="dummy", options={"max_hands": 12})
+    season = start(league, gameplay.bot_players(kind="greedy", count=3))
+    tasks.open_due_rounds.delay()
+    fixture = Fixture.objects.filter(round__season=season).first()
+    assert fixture.status == Fixture.Status.DONE
+    match = fixture.match
+    seats = {seat.player_id: seat for seat in match.seats.all()}
+    rows = list(FixtureSeat.objects.filter(fixture=fixture))
+    sole_winner = [row.place for row in rows].count(1) == 1
+    for row in rows:
+        assert row.place == seats[row.player_id].placement
+        assert row.game_points == -seats[row.player_id].score
+        assert row.outcome == ("L" if row.place > 1 else "W" if sole_winner else "D")
