@@ -154,7 +154,8 @@ class PlayerAdmin(admin.ModelAdmin):
     list_filter = ["level", "is_bot", "bot_kind"]
     search_fields = ["display_name", "user__username"]
     list_select_related = ["user", "displayed_title"]
-    readonly_fields = ["xp", "level", "coins", "displayed_title", "created_at"]
+    # A client seed is its player's own contribution to their deals: nobody else sets it.
+    readonly_fields = ["xp", "level", "coins", "displayed_title", "client_seed", "created_at"]
     raw_id_fields = ["user"]
     inlines = [PlayerTitleInline, PlayerAchievementInline, CoinEntryInline, XpEntryInline]
     actions = ["grant_reward"]

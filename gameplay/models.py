@@ -124,6 +124,11 @@ class Player(models.Model):
     achievements = models.ManyToManyField(
         Achievement, through="PlayerAchievement", related_name="holders"
     )
+    client_seed = models.CharField(
+        max_length=64,
+        blank=True,
+        help_text="Their own client seed; empty: a random one per match.",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -362,8 +367,14 @@ class Match(models.Model):
     variant = models.CharField(max_length=16, choices=VARIANT_CHOICES)
     options = models.JSONField(default=dict)
     players = models.PositiveSmallIntegerField()
-    seed = models.CharField(max_length=128, help_text="Secret until the match ends.")
+    seed = models.CharField(max_length=128, help_text="Server seed, secret until the match ends.")
     commitment = models.CharField(max_length=64, help_text="SHA-256 of the seed, public.")
+    client_seeds = models.JSONField(
+        default=list,
+        blank=True,
+        # Every deal comes from engine.fair.deal_seed(seed, client_seeds).
+        help_text="One client seed per seat (null for a bot), fixed at creation.",
+    )
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.ACTIVE)
     seq = models.PositiveIntegerField(default=0, help_text="Number of accepted actions.")
     to_move = models.PositiveSmallIntegerField(null=True, blank=True)
@@ -430,6 +441,9 @@ class QueueEntry(models.Model):
     player = models.OneToOneField(Player, on_delete=models.CASCADE, related_name="queue_entry")
     room = models.ForeignKey(Room, on_delete=models.CASCADE, related_name="queue")
     ordinal = models.FloatField()
+    client_seed = models.CharField(
+        max_length=64, blank=True, help_text="Sent with the play request."
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

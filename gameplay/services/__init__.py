@@ -23,6 +23,7 @@ from gameplay.services.accounts import (
     bot_players,
     player_for_user,
     player_register,
+    player_set_client_seed,
     user_set_email,
 )
 from gameplay.services.common import IllegalMove, InsufficientCoins
@@ -89,6 +90,7 @@ __all__ = [
     "metrics_write_many",
     "player_for_user",
     "player_register",
+    "player_set_client_seed",
     "progress_evaluate",
     "progress_evaluate_many",
     "queue_leave",
