@@ -122,11 +122,16 @@ def match_create_many(*, specs: list[NewMatch]) -> list[Match]:
 
 def _client_seeds(spec: NewMatch) -> list[str | None]:
     """One client seed per seat: None for a bot; for a person the one sent with the play
-    request, else their own from their profile, else one drawn here."""
+    request, else their own from their profile, else one drawn here.
+
+    A match given its server seed by the code that creates it (the demo's repeatable
+    history, tests; no form or API can) is dealt from that seed alone unless client seeds
+    are given too, so it deals the same cards every time.
+    """
     sent = spec.client_seeds or {}
     seeds = []
     for player in spec.players:
-        if player.is_bot:
+        if player.is_bot or (spec.seed and player.pk not in sent):
             seeds.append(None)
             continue
         seed = sent.get(player.pk) or player.client_seed or games.new_client_seed()
