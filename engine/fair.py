@@ -17,18 +17,27 @@ Algorithm, for a seed (text) and a label (text, e.g. ``"hand:1"``):
 
 The deck shuffled is `engine.cards.deck()` order (AS..KS, AH..KH, AD..KD, AC..KC); hand ``h``
 of a match (1-based) uses label ``f"hand:{h}"``.
+
+With client seeds (one per human seat, `deal_seed`), the seed of those streams is the deal
+seed: the hex HMAC-SHA256, keyed by the server seed, of the client seeds as compact JSON
+(seat order, ``null`` for a bot seat). With no client seed at all (bots only) the deal seed
+is the server seed itself, as before client seeds existed.
 """
 
 from __future__ import annotations
 
 import hashlib
 import hmac
+import json
+import re
 import struct
 
 from engine import cards
 
 _U32 = struct.Struct(">8I")
 _TWO32 = 1 << 32
+# A client seed: 1-64 printable ASCII characters, no spaces (a browser's is 32 hex digits).
+CLIENT_SEED = re.compile(r"[\x21-\x7e]{1,64}")
 
 
 def _check_seed(seed: object) -> bytes:
@@ -40,6 +49,37 @@ def _check_seed(seed: object) -> bytes:
 def commitment(seed: str) -> str:
     """Hex SHA-256 of the seed, published before play so the seed cannot be swapped later."""
     return hashlib.sha256(_check_seed(seed)).hexdigest()
+
+
+def check_client_seed(client_seed: object) -> str:
+    """The client seed as given; ValueError unless 1-64 printable ASCII characters."""
+    if not isinstance(client_seed, str) or not CLIENT_SEED.fullmatch(client_seed):
+        raise ValueError(
+            f"a client seed is 1-64 printable ASCII characters without spaces, got {client_seed!r}"
+        )
+    return client_seed
+
+
+def deal_seed(server_seed: str, client_seeds: list | tuple = ()) -> str:
+    """The seed every deal (and bot) stream of a match uses.
+
+    ``client_seeds`` has one entry per seat, ``None`` for a bot seat (or is empty): with no
+    client seed the server seed is used as it is (a bots-only match, and every match from
+    before client seeds). Otherwise the hex HMAC-SHA256 keyed by the server seed of
+    ``json.dumps(client_seeds, separators=(",", ":"))``: changing any one seed, or which
+    seat holds it, changes every deal, and nobody holding only some of the seeds can
+    predict the result.
+    """
+    key = _check_seed(server_seed)
+    if not isinstance(client_seeds, (list, tuple)):
+        raise ValueError(f"client_seeds must be a list, got {client_seeds!r}")
+    if all(seed is None for seed in client_seeds):
+        return server_seed
+    for seed in client_seeds:
+        if seed is not None:
+            check_client_seed(seed)
+    message = json.dumps(list(client_seeds), separators=(",", ":")).encode("utf-8")
+    return hmac.digest(key, message, "sha256").hex()
 
 
 class Stream:

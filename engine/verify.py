@@ -4,11 +4,15 @@
     python -m engine.verify --quiet match.json
 
 The document is what `GET /api/matches/<id>/` answers once the match is over (or the same
-keys from anywhere else): ``variant``, ``options``, ``seats`` (one entry per seat, or
-``players`` as a count), ``seed``, ``commitment``, ``moves`` and ``result``. The check:
+keys from anywhere else; ``GET /api/matches/<id>/document/`` answers exactly them):
+``variant``, ``options``, ``seats`` (one entry per seat, or ``players`` as a count), ``seed``
+(the server's), ``commitment``, ``client_seeds`` (one per seat, null for a bot; absent or
+empty for a match without any), ``moves`` and ``result``; ``deal_seed``, when present, must
+be the one derived. The check:
 
-1. the revealed seed hashes to the commitment published from the first move;
-2. every hand is dealt again from the seed (printed: each seat's cards and the upcard);
+1. the revealed server seed hashes to the commitment published from the first move;
+2. every hand is dealt again from the deal seed, `engine.fair.deal_seed(seed,
+   client_seeds)` (printed: each seat's cards and the upcard);
 3. every move is replayed through the rules and must be legal (printed, one per line);
 4. the replayed result must equal the published one (for a forfeit: the log stops before
    the end, where the forfeit says, with the table's scores at that moment).
@@ -20,6 +24,7 @@ the document cannot be read. Needs only this package: no Django, no database, no
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import sys
 from dataclasses import dataclass
@@ -44,6 +49,8 @@ class Document:
     commitment: str
     moves: list
     result: dict
+    client_seeds: tuple = ()
+    deal_seed: str | None = None
 
     @classmethod
     def parse(cls, data: object) -> Document:
@@ -58,6 +65,15 @@ class Document:
         if data.get("seed") is None:
             raise ValueError("the seed is not revealed yet: a match is verifiable once it ends")
         players = len(data["seats"]) if "seats" in data else data["players"]
+        kinds = {"variant": str, "options": dict, "seed": str, "commitment": str, "moves": list}
+        for key, kind in kinds.items():
+            if not isinstance(data[key], kind):
+                raise ValueError(f"{key} must be a JSON {kind.__name__}")
+        if not isinstance(data["result"], dict) or type(players) is not int:
+            raise ValueError("result must be a JSON object and the players a number")
+        client_seeds = data.get("client_seeds") or []
+        if not isinstance(client_seeds, list) or len(client_seeds) not in (0, players):
+            raise ValueError("client_seeds must be a list with one entry per seat")
         return cls(
             variant=data["variant"],
             options=data["options"],
@@ -66,6 +82,8 @@ class Document:
             commitment=data["commitment"],
             moves=data["moves"],
             result=data["result"],
+            client_seeds=tuple(client_seeds),
+            deal_seed=data.get("deal_seed"),
         )
 
 
@@ -82,9 +100,18 @@ def verify(doc: Document, out: TextIO, *, quiet: bool = False) -> None:
             f"{fair.commitment(doc.seed)}, the published commitment {doc.commitment}"
         )
     say(f"commitment {doc.commitment} = sha256(seed): ok")
+    try:
+        dealt_from = fair.deal_seed(doc.seed, doc.client_seeds)
+    except ValueError as exc:
+        raise Mismatch(f"the client seeds cannot be used: {exc}") from None
+    if doc.deal_seed is not None and doc.deal_seed != dealt_from:
+        raise Mismatch(f"the published deal seed {doc.deal_seed} is not {dealt_from}")
+    if dealt_from != doc.seed:
+        say(f"client seeds {json.dumps(list(doc.client_seeds))}")
+        say(f"deal seed HMAC-SHA256(seed, client seeds) = {dealt_from}")
     variant = variants.get(doc.variant)
     try:
-        game = variant.new(doc.players, doc.seed, doc.options)
+        game = variant.new(doc.players, dealt_from, doc.options)
     except ValueError as exc:
         raise Mismatch(f"the match cannot be set up: {exc}") from None
     say(f"{doc.variant}, {doc.players} players, options {json.dumps(game.view(None)['options'])}")
@@ -115,6 +142,26 @@ def verify(doc: Document, out: TextIO, *, quiet: bool = False) -> None:
             f"  published {json.dumps(doc.result, sort_keys=True)}"
         )
     say(f"result {json.dumps(game.result, sort_keys=True)}: matches the published result")
+
+
+@dataclass(frozen=True)
+class Report:
+    """The outcome of a check, for a caller that shows it rather than prints it."""
+
+    verified: bool
+    lines: list[str]
+    problem: str = ""
+
+
+def check(data: object) -> Report:
+    """Verify a parsed JSON document; never raises for a bad document (the web page's
+    /verify/ shows what this says)."""
+    out = io.StringIO()
+    try:
+        verify(Document.parse(data), out)
+    except (ValueError, Mismatch) as exc:
+        return Report(False, out.getvalue().splitlines(), str(exc))
+    return Report(True, out.getvalue().splitlines())
 
 
 def _check_forfeit(game, forfeit: dict, moves: int, result: dict, say) -> None:

@@ -15,13 +15,15 @@ from django.contrib.auth.admin import UserAdmin
 from django.contrib.auth.forms import AdminUserCreationForm, UserChangeForm
 from django.core.exceptions import ValidationError
 from django.template.response import TemplateResponse
-from django.utils.html import format_html
+from django.urls import reverse
+from django.utils.html import format_html, format_html_join
 
 from engine import variants
 from gameplay import services
 from gameplay.models import (
     Achievement,
     CoinEntry,
+    FairPlaySignal,
     Level,
     Match,
     Player,
@@ -149,15 +151,28 @@ class PlayerAdmin(admin.ModelAdmin):
         "coins",
         "displayed_title",
         "is_bot",
+        "fair_play_mark",
         "created_at",
     ]
     list_filter = ["level", "is_bot", "bot_kind"]
     search_fields = ["display_name", "user__username"]
     list_select_related = ["user", "displayed_title"]
-    readonly_fields = ["xp", "level", "coins", "displayed_title", "created_at"]
+    # A client seed is its player's own contribution to their deals: nobody else sets it.
+    readonly_fields = ["xp", "level", "coins", "displayed_title", "client_seed", "created_at"]
     raw_id_fields = ["user"]
     inlines = [PlayerTitleInline, PlayerAchievementInline, CoinEntryInline, XpEntryInline]
-    actions = ["grant_reward"]
+    actions = ["grant_reward", "mark_for_review", "clear_mark"]
+
+    @admin.action(description="Mark the selected players for a fair-play review")
+    def mark_for_review(self, request, queryset):
+        note = f"Under review ({request.user.get_username()})"
+        marked = services.player_mark(player_ids=queryset.values_list("pk", flat=True), note=note)
+        self.message_user(request, f"Marked {marked} player(s).", messages.SUCCESS)
+
+    @admin.action(description="Clear the fair-play mark of the selected players")
+    def clear_mark(self, request, queryset):
+        cleared = services.player_mark(player_ids=queryset.values_list("pk", flat=True), note="")
+        self.message_user(request, f"Cleared {cleared} mark(s).", messages.SUCCESS)
 
     @admin.action(description="Grant a reward to the selected players")
     def grant_reward(self, request, queryset):
@@ -390,3 +405,51 @@ class RatingAdmin(ReadOnlyAdmin):
     @admin.display(boolean=True)
     def provisional(self, rating: Rating) -> bool:
         return rating.provisional
+
+
+# --- fair play ------------------------------------------------------------------------
+
+
+@admin.register(FairPlaySignal)
+class FairPlaySignalAdmin(ReadOnlyAdmin):
+    """The fair-play view: players and pairs worth a look, with the evidence behind each
+    signal and links to the matches. Nothing here bans anyone; mark a player instead."""
+
+    list_display = ["kind", "player_link", "other_link", "summary", "match_links", "updated_at"]
+    list_filter = ["kind"]
+    list_select_related = ["player", "other"]
+    search_fields = ["player__display_name", "other__display_name"]
+    actions = ["mark_players"]
+
+    @admin.display(description="player")
+    def player_link(self, signal: FairPlaySignal):
+        return self._player(signal.player)
+
+    @admin.display(description="with")
+    def other_link(self, signal: FairPlaySignal):
+        return self._player(signal.other) if signal.other else ""
+
+    @staticmethod
+    def _player(player):
+        url = reverse("admin:gameplay_player_change", args=[player.pk])
+        mark = f" [{player.fair_play_mark}]" if player.fair_play_mark else ""
+        return format_html('<a href="{}">{}</a>{}', url, player.display_name, mark)
+
+    @admin.display(description="evidence")
+    def summary(self, signal: FairPlaySignal):
+        return ", ".join(f"{key} {value}" for key, value in signal.evidence.items())
+
+    @admin.display(description="matches")
+    def match_links(self, signal: FairPlaySignal):
+        return format_html_join(
+            " ",
+            '<a href="{}">{}</a>',
+            ((reverse("admin:gameplay_match_change", args=[pk]), pk) for pk in signal.matches),
+        )
+
+    @admin.action(description="Mark the players of the selected signals for review")
+    def mark_players(self, request, queryset):
+        ids = {pk for row in queryset.values_list("player", "other") for pk in row if pk}
+        note = f"Under review ({request.user.get_username()})"
+        marked = services.player_mark(player_ids=ids, note=note)
+        self.message_user(request, f"Marked {marked} player(s).", messages.SUCCESS)

@@ -19,6 +19,7 @@ from gameplay import selectors, services
 from gameplay.models import Match, Player, Room
 from gameplay.serializers import (
     ActionSerializer,
+    MatchDocumentSerializer,
     MatchStartedSerializer,
     MatchSummarySerializer,
     MatchViewSerializer,
@@ -103,7 +104,10 @@ class RoomPlay(APIView):
         room = get_object_or_404(Room, pk=pk, active=True)
         player = services.player_for_user(request.user)
         outcome = services.room_play(
-            player=player, room=room, opponent=data.validated_data["opponent"]
+            player=player,
+            room=room,
+            opponent=data.validated_data["opponent"],
+            client_seed=data.validated_data.get("client_seed", ""),
         )
         if isinstance(outcome, Match):
             return Response({"match": outcome.pk}, status=status.HTTP_201_CREATED)
@@ -163,6 +167,24 @@ class MatchDetail(APIView):
     def get(self, request, pk: int):
         player = services.player_for_user(request.user)
         return Response(selectors.match_view(_match_or_404(pk, player), player))
+
+
+class MatchDocumentView(APIView):
+    """A finished match as one JSON document, for anyone: what `python -m engine.verify`
+    and the /verify/ page check."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses={200: MatchDocumentSerializer})
+    def get(self, request, pk: int):
+        match = selectors.match_finished(pk)
+        document = selectors.match_document(match) if match else None
+        if document is None:
+            raise NotFound("No finished match with this id.")
+        response = Response(document)
+        if request.query_params.get("download"):
+            response["Content-Disposition"] = f'attachment; filename="knock-match-{pk}.json"'
+        return response
 
 
 class MatchActions(APIView):

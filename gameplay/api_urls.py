@@ -13,5 +13,6 @@ urlpatterns = [
     path("me/queue/", api.QueueLeave.as_view(), name="api-me-queue"),
     path("players/<int:pk>/", api.PlayerDetail.as_view(), name="api-player"),
     path("matches/<int:pk>/", api.MatchDetail.as_view(), name="api-match"),
+    path("matches/<int:pk>/document/", api.MatchDocumentView.as_view(), name="api-match-document"),
     path("matches/<int:pk>/actions/", api.MatchActions.as_view(), name="api-match-actions"),
 ]

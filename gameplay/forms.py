@@ -64,3 +64,18 @@ class EmailForm(forms.Form):
         help_text="Where a password reset link goes. Leave it empty to remove it.",
         widget=forms.EmailInput(attrs={"autocomplete": "email"}),
     )
+
+
+class ClientSeedForm(forms.Form):
+    client_seed = forms.CharField(
+        required=False,
+        max_length=64,
+        label="Your client seed",
+        help_text=(
+            "Goes into every deal of the matches you sit down at, with the server's seed "
+            "(committed before) and your opponents' seeds: nobody alone can choose a deal. "
+            "1-64 printable characters, no spaces. Leave it empty and your browser picks a "
+            "new random one each time you sit down."
+        ),
+        widget=forms.TextInput(attrs={"autocomplete": "off", "spellcheck": "false"}),
+    )

@@ -29,7 +29,18 @@ ENGINE_FINGERPRINT = _engine_fingerprint()
 
 
 def new_seed() -> str:
+    """A server seed: 256 bits from the operating system, chosen by nobody."""
+    return secrets.token_hex(32)
+
+
+def new_client_seed() -> str:
+    """The client seed the server draws for a seat that brought none of its own."""
     return secrets.token_hex(16)
+
+
+def deal_seed(match) -> str:
+    """The seed the match's deals come from: its server seed and its seats' client seeds."""
+    return fair.deal_seed(match.seed, match.client_seeds)
 
 
 def commitment(seed: str) -> str:
@@ -56,5 +67,5 @@ def load(match):
 def replay(match):
     moves = [{"seat": move["seat"], "action": move["action"]} for move in match.log]
     return variants.get(match.variant).replay(
-        moves, players=match.players, seed=match.seed, options=match.options
+        moves, players=match.players, seed=deal_seed(match), options=match.options
     )

@@ -7,7 +7,7 @@ import json
 
 from django.conf import settings
 from django.db import models
-from django.db.models import Q
+from django.db.models import F, Q
 
 VARIANT_CHOICES = [
     ("gin", "Gin Rummy"),
@@ -129,6 +129,14 @@ class Player(models.Model):
     titles = models.ManyToManyField(Title, through="PlayerTitle", related_name="holders")
     achievements = models.ManyToManyField(
         Achievement, through="PlayerAchievement", related_name="holders"
+    )
+    client_seed = models.CharField(
+        max_length=64,
+        blank=True,
+        help_text="Their own client seed; empty: a random one per match.",
+    )
+    fair_play_mark = models.CharField(
+        max_length=200, blank=True, help_text="An admin's fair-play mark; nothing automatic."
     )
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -372,8 +380,14 @@ class Match(models.Model):
     variant = models.CharField(max_length=16, choices=VARIANT_CHOICES)
     options = models.JSONField(default=dict)
     players = models.PositiveSmallIntegerField()
-    seed = models.CharField(max_length=128, help_text="Secret until the match ends.")
+    seed = models.CharField(max_length=128, help_text="Server seed, secret until the match ends.")
     commitment = models.CharField(max_length=64, help_text="SHA-256 of the seed, public.")
+    client_seeds = models.JSONField(
+        default=list,
+        blank=True,
+        # Every deal comes from engine.fair.deal_seed(seed, client_seeds).
+        help_text="One client seed per seat (null for a bot), fixed at creation.",
+    )
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.ACTIVE)
     seq = models.PositiveIntegerField(default=0, help_text="Number of accepted actions.")
     to_move = models.PositiveSmallIntegerField(null=True, blank=True)
@@ -419,6 +433,9 @@ class Match(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)
     finalized_at = models.DateTimeField(null=True, blank=True)
+    fair_play_at = models.DateTimeField(
+        null=True, blank=True, help_text="When its fair-play tallies were counted (once)."
+    )
     dispute_reason = models.TextField(blank=True)
 
     class Meta:
@@ -456,6 +473,9 @@ class QueueEntry(models.Model):
     player = models.OneToOneField(Player, on_delete=models.CASCADE, related_name="queue_entry")
     room = models.ForeignKey(Room, on_delete=models.CASCADE, related_name="queue")
     ordinal = models.FloatField()
+    client_seed = models.CharField(
+        max_length=64, blank=True, help_text="Sent with the play request."
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -464,3 +484,94 @@ class QueueEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player_id} waiting in room {self.room_id}"
+
+
+class LoginTrace(models.Model):
+    """Where a player signs in from: the address and a fingerprint of the client (a hash
+    of its user agent). The fair-play signal looks for accounts sharing one at a table."""
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="login_traces")
+    address = models.GenericIPAddressField(null=True, blank=True)
+    fingerprint = models.CharField(max_length=64, blank=True)
+    last_seen = models.DateTimeField()
+
+    class Meta:
+        ordering = ["-last_seen"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["player", "address", "fingerprint"],
+                name="login_trace_once",
+                nulls_distinct=False,
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player_id} from {self.address}"
+
+
+class FairPlayTally(models.Model):
+    """One player's running count of decisions that matched the expert bot's choice
+    (decisions with more than one legal action, in variants with an expert bot)."""
+
+    player = models.OneToOneField(Player, on_delete=models.CASCADE, related_name="fair_play")
+    decisions = models.PositiveIntegerField(default=0)
+    expert_agreements = models.PositiveIntegerField(default=0)
+    recent_matches = models.JSONField(default=list, blank=True)
+
+    def __str__(self) -> str:
+        return f"{self.expert_agreements}/{self.decisions} for {self.player_id}"
+
+
+class FairPlayPair(models.Model):
+    """Two people who met at tables: how often, who won, which way coins went, and at how
+    many of those tables they shared an address or client fingerprint."""
+
+    low = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    high = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    meetings = models.PositiveIntegerField(default=0)
+    low_wins = models.PositiveIntegerField(default=0)
+    high_wins = models.PositiveIntegerField(default=0)
+    coins_to_low = models.PositiveIntegerField(default=0)
+    coins_to_high = models.PositiveIntegerField(default=0)
+    shared_tables = models.PositiveIntegerField(default=0)
+    recent_matches = models.JSONField(default=list, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["low", "high"], name="fair_play_pair_once"),
+            models.CheckConstraint(condition=Q(low__lt=F("high")), name="fair_play_pair_order"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.low_id} and {self.high_id}"
+
+
+class FairPlaySignal(models.Model):
+    """A player (or pair) worth a look, with the evidence; nothing acts on it by itself."""
+
+    class Kind(models.TextChoices):
+        EXPERT_AGREEMENT = "expert_agreement", "Agrees with the expert bot"
+        CHIP_DUMPING = "chip_dumping", "Chip dumping"
+        SHARED_CLIENT = "shared_client", "Shared address or client at a table"
+
+    kind = models.CharField(max_length=20, choices=Kind.choices)
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    other = models.ForeignKey(
+        Player, null=True, blank=True, on_delete=models.CASCADE, related_name="+"
+    )
+    evidence = models.JSONField(default=dict)
+    matches = models.JSONField(default=list, help_text="The latest matches behind it.")
+    updated_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["-updated_at"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["kind", "player", "other"],
+                name="fair_play_signal_once",
+                nulls_distinct=False,
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()}: {self.player_id}"

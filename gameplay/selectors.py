@@ -93,6 +93,16 @@ def match_watchable(match_id: int, player: Player | None) -> Match | None:
     return None
 
 
+def match_finished(match_id: int) -> Match | None:
+    """The match with its seats and players if it is over (public then), else None."""
+    return (
+        Match.objects.exclude(status=Match.Status.ACTIVE)
+        .filter(pk=match_id)
+        .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("player")))
+        .first()
+    )
+
+
 def match_with_seats(match_id: int) -> tuple[Match | None, list[Seat]]:
     """The match and its seats with their players in one query (the live table reads this
     after every move); no access check: for callers that made theirs already."""
@@ -144,15 +154,14 @@ def match_view(match: Match, player: Player | None, seats: list[Seat] | None = N
         ],
         "scores": table["scores"],
         "commitment": match.commitment,
+        # Public from the start: without the server seed they tell nobody anything.
+        "client_seeds": match.client_seeds,
     }
     if any(action["type"] in ("knock", "big_gin") for action in legal):
         view["knock_options"] = knock_options(hand, legal)
     if finished:
         view["seed"] = match.seed
-        view["moves"] = [
-            {"number": number, "seat": move["seat"], "action": move["action"]}
-            for number, move in enumerate(match.log, start=1)
-        ]
+        view["moves"] = published_moves(match)
         view["result"] = match.result
         view["placements"] = [seat.placement for seat in seats]
         if match.status == Match.Status.DISPUTED:
@@ -160,6 +169,45 @@ def match_view(match: Match, player: Player | None, seats: list[Seat] | None = N
         if mine is not None:
             view["rewards"] = match_rewards(match, player)
     return view
+
+
+def published_moves(match: Match) -> list[dict]:
+    """The move log as published once a match is over: numbered, with each move's time."""
+    return [{"number": number, **move} for number, move in enumerate(match.log, start=1)]
+
+
+def match_document(match: Match) -> dict | None:
+    """Everything a third party needs to check a finished match, as one JSON document:
+    what `python -m engine.verify` reads. None while the match is being played."""
+    if match.status == Match.Status.ACTIVE:
+        return None
+    seats = sorted(match.seats.all(), key=lambda s: s.index)
+    return {
+        "format": "knock-match/1",
+        "id": match.pk,
+        "variant": match.variant,
+        "options": match.options,
+        "status": match.status,
+        "seats": [
+            {
+                "seat": seat.index,
+                "player": seat.player.display_name,
+                "player_id": seat.player_id,
+                "bot": seat.player.is_bot,
+                "placement": seat.placement,
+                "score": seat.score,
+            }
+            for seat in seats
+        ],
+        "commitment": match.commitment,
+        "seed": match.seed,
+        "client_seeds": match.client_seeds,
+        "deal_seed": games.deal_seed(match),
+        "created_at": match.created_at.isoformat(),
+        "finished_at": match.finished_at.isoformat() if match.finished_at else None,
+        "moves": published_moves(match),
+        "result": match.result,
+    }
 
 
 def knock_options(hand: list[str], legal: list[dict]) -> list[dict]:

@@ -32,6 +32,15 @@ class RoomSerializer(serializers.ModelSerializer):
 
 class PlaySerializer(serializers.Serializer):
     opponent = serializers.ChoiceField(choices=["bot", "human"])
+    client_seed = serializers.CharField(
+        required=False,
+        allow_blank=True,
+        max_length=64,
+        help_text=(
+            "Your seed for this match's deals (1-64 printable ASCII characters, no spaces); "
+            "omitted: your profile's, else one drawn by the server."
+        ),
+    )
 
 
 class ActionSerializer(serializers.Serializer):
@@ -127,6 +136,8 @@ class MoveSerializer(serializers.Serializer):
     number = serializers.IntegerField()
     seat = serializers.IntegerField()
     action = serializers.DictField(help_text="As accepted, e.g. {type: discard, card: 7H}.")
+    at = serializers.DateTimeField(required=False, help_text="When the move was stored.")
+    auto = serializers.BooleanField(required=False, help_text="A timed-out seat's move.")
 
 
 class MatchViewSerializer(serializers.Serializer):
@@ -147,10 +158,42 @@ class MatchViewSerializer(serializers.Serializer):
     seats = SeatViewSerializer(many=True)
     scores = serializers.ListField(child=serializers.IntegerField())
     commitment = serializers.CharField(help_text="SHA-256 of the seed, public from the start.")
-    seed = serializers.CharField(required=False)
+    client_seeds = serializers.ListField(
+        child=serializers.CharField(allow_null=True),
+        help_text="One per seat (null for a bot); public from the start.",
+    )
+    seed = serializers.CharField(required=False, help_text="The server seed, once over.")
     moves = MoveSerializer(many=True, required=False)
     result = serializers.DictField(required=False, allow_null=True)
     placements = serializers.ListField(
         child=serializers.IntegerField(allow_null=True), required=False
     )
     dispute_reason = serializers.CharField(required=False)
+
+
+class DocumentSeatSerializer(serializers.Serializer):
+    seat = serializers.IntegerField()
+    player = serializers.CharField(help_text="Display name.")
+    player_id = serializers.IntegerField()
+    bot = serializers.BooleanField()
+    placement = serializers.IntegerField(allow_null=True)
+    score = serializers.IntegerField(allow_null=True)
+
+
+class MatchDocumentSerializer(serializers.Serializer):
+    """A finished match as one document: what `python -m engine.verify` checks."""
+
+    format = serializers.CharField(help_text='"knock-match/1".')
+    id = serializers.IntegerField()
+    variant = serializers.ChoiceField(choices=VARIANT_CHOICES)
+    options = serializers.DictField()
+    status = serializers.ChoiceField(choices=Match.Status.choices)
+    seats = DocumentSeatSerializer(many=True)
+    commitment = serializers.CharField(help_text="SHA-256 of the server seed.")
+    seed = serializers.CharField(help_text="The server seed, revealed.")
+    client_seeds = serializers.ListField(child=serializers.CharField(allow_null=True))
+    deal_seed = serializers.CharField(help_text="engine.fair.deal_seed(seed, client_seeds).")
+    created_at = serializers.DateTimeField()
+    finished_at = serializers.DateTimeField(allow_null=True)
+    moves = MoveSerializer(many=True)
+    result = serializers.DictField(allow_null=True)

@@ -28,6 +28,12 @@ def finalize_match(*match_ids: int) -> int:
     return len(services.match_finalize_many(match_ids=match_ids))
 
 
+@shared_task(**RETRY)
+def record_fair_play(*match_ids: int) -> int:
+    """Count finalized matches into the fair-play tallies and signals (once each)."""
+    return len(services.fair_play_record_many(match_ids=match_ids))
+
+
 @shared_task
 def pair_queued_players() -> int:
     rooms = (

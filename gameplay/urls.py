@@ -12,4 +12,5 @@ urlpatterns = [
     path("me/", views.me, name="me"),
     path("matches/<int:match_id>/", views.match_table, name="match-table"),
     path("players/<int:player_id>/", views.player_profile, name="player-profile"),
+    path("verify/", views.verify, name="verify"),
 ]

@@ -1,5 +1,7 @@
 """Server-rendered pages. Thin: reads come from gameplay.selectors, shaping stays here."""
 
+import json
+
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
@@ -10,8 +12,9 @@ from django.views.decorators.http import require_POST
 from rest_framework.throttling import SimpleRateThrottle
 
 from config.errors import DomainError
+from engine import verify as engine_verify
 from gameplay import profile, rating_scale, selectors, services
-from gameplay.forms import EmailForm, SignupForm
+from gameplay.forms import ClientSeedForm, EmailForm, SignupForm
 from gameplay.models import Match, Rating, Room
 
 CHART_WIDTH = 240
@@ -90,7 +93,10 @@ def room_play(request, room_id: int):
         raise Http404("No such room.")
     try:
         outcome = services.room_play(
-            player=player, room=room, opponent=request.POST.get("opponent", "")
+            player=player,
+            room=room,
+            opponent=request.POST.get("opponent", ""),
+            client_seed=request.POST.get("client_seed", ""),
         )
     except DomainError as exc:
         messages.error(request, exc.message)
@@ -102,9 +108,30 @@ def room_play(request, room_id: int):
 
 @login_required
 def account(request):
-    """Your account: the email a reset link goes to, and a way to change your password."""
-    form = EmailForm(request.POST or None, initial={"email": request.user.email})
-    if request.method == "POST" and form.is_valid():
+    """Your account: the email a reset link goes to, your client seed, and a way to
+    change your password."""
+    player = services.player_for_user(request.user)
+    seeding = request.POST.get("form") == "client_seed"
+    seed_form = ClientSeedForm(
+        request.POST if seeding else None, initial={"client_seed": player.client_seed}
+    )
+    if seeding and seed_form.is_valid():
+        try:
+            seed = services.player_set_client_seed(
+                player=player, client_seed=seed_form.cleaned_data["client_seed"]
+            )
+        except DomainError as exc:
+            seed_form.add_error("client_seed", exc.message)
+        else:
+            messages.success(
+                request, "Your client seed is saved." if seed else "Your browser picks your seeds."
+            )
+            return redirect("account")
+    form = EmailForm(
+        request.POST if request.method == "POST" and not seeding else None,
+        initial={"email": request.user.email},
+    )
+    if request.method == "POST" and not seeding and form.is_valid():
         try:
             email = services.user_set_email(user=request.user, email=form.cleaned_data["email"])
         except DomainError as exc:
@@ -112,7 +139,7 @@ def account(request):
         else:
             messages.success(request, f"Reset links go to {email}." if email else "Email removed.")
             return redirect("account")
-    return render(request, "registration/account.html", {"form": form})
+    return render(request, "registration/account.html", {"form": form, "seed_form": seed_form})
 
 
 @login_required
@@ -137,6 +164,42 @@ def queue_status(request):
             "table": reverse("match-table", args=[table.pk]) if table else None,
         }
     )
+
+
+def verify(request):
+    """Check a finished match by id (?match=) or a pasted document (POST): every hand's
+    deal, every move's legality and the result, by `engine.verify`, the check anyone can
+    also run on their own machine. Public: no sign-in needed."""
+    report, pasted, match_id = None, "", request.GET.get("match", "").strip()
+    if request.method == "POST":
+        pasted = request.POST.get("document", "")
+        try:
+            report = engine_verify.check(json.loads(pasted))
+        except ValueError as exc:
+            report = engine_verify.Report(False, [], f"This is not JSON: {exc}")
+    elif match_id:
+        match = selectors.match_finished(int(match_id)) if match_id.isdigit() else None
+        if match is None:
+            report = engine_verify.Report(False, [], f"No finished match {match_id}.")
+        else:
+            report = engine_verify.check(selectors.match_document(match))
+    return render(
+        request,
+        "gameplay/verify.html",
+        {
+            "report": report,
+            "pasted": pasted,
+            "match_id": match_id,
+            "lines": [_verify_line(line) for line in report.lines] if report else [],
+        },
+    )
+
+
+def _verify_line(line: str) -> dict:
+    """One line of the check, with the kind of line it is, for the page's layout."""
+    text = line.strip()
+    kind = "move" if text.startswith("move ") else "deal" if line.startswith("  ") else "head"
+    return {"text": text, "kind": kind}
 
 
 @login_required
@@ -178,6 +241,8 @@ def match_table(request, match_id: int):
                 "socket": f"/ws/matches/{match.pk}/",
                 "api": reverse("api-match", args=[match.pk]),
                 "actions": reverse("api-match-actions", args=[match.pk]),
+                "document": reverse("api-match-document", args=[match.pk]),
+                "verify": f"{reverse('verify')}?match={match.pk}",
                 "lobby": reverse("lobby"),
             },
         },

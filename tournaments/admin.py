@@ -107,7 +107,7 @@ class TournamentAdmin(admin.ModelAdmin):
     ]
     search_fields = ["name", "organiser__username"]
     date_hierarchy = "starts_at"
-    readonly_fields = ["status", "entries_count", "started_at", "finished_at"]
+    readonly_fields = ["status", "entries_count", "started_at", "finished_at", "draw_commitment"]
     inlines = [PrizeInline, EntryInline]
     actions = [open_registration, start_now, cancel]
 

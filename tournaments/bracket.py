@@ -55,6 +55,8 @@ from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple, TypeVar
 
+from engine import fair
+
 MIN_TABLE_SIZE = 2
 MAX_TABLE_SIZE = 6
 
@@ -512,3 +514,10 @@ def _places(
     for i, e in enumerate(ordered):
         places[e] = places[ordered[i - 1]] if i and key(ordered[i - 1]) == key(e) else i + 1
     return places
+
+
+def random_seeding(draw_seed: str, registration_order: list) -> list:
+    """Random seeding: the entries (in registration order) shuffled by the revealed draw
+    seed, best seed first. `engine.fair.shuffle` with label ``"draw"``, the dealing
+    algorithm of engine/README.md, so anyone can recompute the draw from the seed."""
+    return fair.shuffle(registration_order, draw_seed, "draw")

@@ -24,7 +24,7 @@ class Tournament(models.Model):
 
     class Seeding(models.TextChoices):
         RATING = "rating", "By rating"
-        RANDOM = "random", "Random (from the seed)"
+        RANDOM = "random", "Random (committed draw)"
         MANUAL = "manual", "Manual"
 
     name = models.CharField(max_length=120)
@@ -42,7 +42,15 @@ class Tournament(models.Model):
     )
     seeding = models.CharField(max_length=8, choices=Seeding.choices, default=Seeding.RATING)
     seed = models.CharField(
-        max_length=64, blank=True, help_text="Secret for random seeding and match shuffles."
+        max_length=64,
+        blank=True,
+        # Committed when registration closes, revealed at the start; matches have their own.
+        help_text="The draw seed (random seeding): secret until the start.",
+    )
+    draw_commitment = models.CharField(
+        max_length=64,
+        blank=True,
+        help_text="SHA-256 of the draw seed, public from registration's close.",
     )
     third_place = models.BooleanField(default=False)
     registration_opens_at = models.DateTimeField(null=True, blank=True)
@@ -100,6 +108,14 @@ class Tournament(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def draw_revealed(self) -> bool:
+        """The draw seed is public once the bracket is drawn (committed before)."""
+        return self.started_at is not None and self.status in (
+            self.Status.RUNNING,
+            self.Status.FINISHED,
+        )
 
 
 class Prize(models.Model):

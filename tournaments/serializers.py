@@ -32,6 +32,10 @@ class TournamentSerializer(serializers.ModelSerializer):
     waitlisted = serializers.IntegerField(read_only=True)
     prizes = PrizeSerializer(many=True, read_only=True)
     links = serializers.SerializerMethodField()
+    draw_seed = serializers.SerializerMethodField(
+        help_text="The draw seed, revealed at the start (null before): "
+        "tournaments.bracket.random_seeding recomputes a random draw from it."
+    )
 
     class Meta:
         model = Tournament
@@ -46,8 +50,14 @@ class TournamentSerializer(serializers.ModelSerializer):
             "started_at",
             "finished_at",
             "prizes",
+            "draw_commitment",
+            "draw_seed",
             "links",
         ]
+        read_only_fields = ["draw_commitment"]
+
+    def get_draw_seed(self, tournament) -> str | None:
+        return tournament.seed if tournament.draw_revealed else None
 
     def get_links(self, tournament) -> dict:
         base = f"/api/tournaments/{tournament.pk}"

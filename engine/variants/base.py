@@ -11,6 +11,9 @@ import abc
 from dataclasses import dataclass
 from typing import Any
 
+# Keys a published move may carry besides seat and action; replay ignores them.
+MOVE_EXTRAS = {"number", "at", "auto"}
+
 
 @dataclass(frozen=True)
 class Option:
@@ -143,14 +146,15 @@ class Variant(abc.ABC):
     ) -> Game:
         """Rebuild a match from its move log; IllegalAction if any move is illegal.
 
-        A move may carry its 1-based ``number``, as the API's move log does, so a log can
-        be replayed as published; a number out of order is refused.
+        A move may carry its 1-based ``number``, its time ``at`` and ``auto`` (a timed-out
+        seat's automatic move), as the API's move log does, so a log can be replayed as
+        published; a number out of order is refused.
         """
         if not isinstance(moves, list):
             raise ValueError(f"moves must be a list, got {type(moves).__name__}")
         game = self.new(players, seed, options)
         for i, move in enumerate(moves):
-            if not isinstance(move, dict) or set(move) - {"number"} != {"seat", "action"}:
+            if not isinstance(move, dict) or set(move) - MOVE_EXTRAS != {"seat", "action"}:
                 raise ValueError(f"move {i} must be {{'seat': int, 'action': dict}}, got {move!r}")
             if move.get("number", i + 1) != i + 1:
                 raise ValueError(f"move {i} is numbered {move['number']!r}, expected {i + 1}")

@@ -23,9 +23,11 @@ from gameplay.services.accounts import (
     bot_players,
     player_for_user,
     player_register,
+    player_set_client_seed,
     user_set_email,
 )
 from gameplay.services.common import IllegalMove, InsufficientCoins
+from gameplay.services.fairplay import fair_play_record_many, login_trace_record, player_mark
 from gameplay.services.finalize import match_finalize, match_finalize_many, match_verify
 from gameplay.services.matches import (
     LOWER_SCORE_WINS,
@@ -70,7 +72,9 @@ __all__ = [
     "XpGrant",
     "bot_players",
     "coins_book",
+    "fair_play_record_many",
     "games",
+    "login_trace_record",
     "match_act",
     "match_create",
     "match_create_many",
@@ -88,7 +92,9 @@ __all__ = [
     "metrics_write",
     "metrics_write_many",
     "player_for_user",
+    "player_mark",
     "player_register",
+    "player_set_client_seed",
     "progress_evaluate",
     "progress_evaluate_many",
     "queue_leave",

@@ -8,6 +8,7 @@ from django.db import IntegrityError, transaction
 from rest_framework.authtoken.models import Token
 
 from config.errors import Conflict, DomainError
+from engine import fair
 from gameplay.models import Player
 from gameplay.usernames import UsernameError, bot_username, normalize_username
 
@@ -57,6 +58,20 @@ def user_set_email(*, user, email: str) -> str:
     user.email = _checked_email(email)
     user.save(update_fields=["email"])
     return user.email
+
+
+def player_set_client_seed(*, player: Player, client_seed: str) -> str:
+    """The player's own client seed for the matches they sit down at from now on; empty
+    to go back to a random one per match (their browser's, or the server's)."""
+    client_seed = client_seed.strip()
+    if client_seed:
+        try:
+            fair.check_client_seed(client_seed)
+        except ValueError as exc:
+            raise DomainError(str(exc), code="invalid_client_seed") from exc
+    Player.objects.filter(pk=player.pk).update(client_seed=client_seed)
+    player.client_seed = client_seed
+    return client_seed
 
 
 def player_for_user(user) -> Player:

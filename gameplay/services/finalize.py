@@ -12,6 +12,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from config.db import bulk_update
+from config.jobs import enqueue
 from engine import IllegalAction
 from gameplay import games
 from gameplay.events import match_finished
@@ -97,6 +98,8 @@ def match_finalize_many(*, match_ids: Iterable[int]) -> set[int]:
             # Inside the transaction: the receivers' jobs commit with the results, so a
             # failure after the commit cannot leave finalized matches unannounced.
             match_finished.send(sender=Match, match_ids=finalized)
+            # The fair-play tallies count each finalized match once, off the hot path.
+            enqueue("gameplay.tasks.record_fair_play", *finalized)
     for match in disputed:
         logger.error("match %s disputed: %s", match.pk, match.dispute_reason)
         mail_admins(f"Knock: match {match.pk} disputed", match.dispute_reason, fail_silently=True)

@@ -13,7 +13,7 @@ from django.utils import timezone
 from config.db import bulk_update
 from config.errors import Conflict, DomainError, NotAllowed, NotFound
 from config.jobs import discard, enqueue, enqueue_many
-from engine import IllegalAction, variants
+from engine import IllegalAction, fair, variants
 from gameplay import games, live
 from gameplay.models import Match, Player, Room, Seat
 from gameplay.services import claims
@@ -52,6 +52,9 @@ class NewMatch(NamedTuple):
     max_timeouts: int | None = None
     # Watchable by anyone signed in even if its room (or no room) says otherwise.
     spectators_allowed: bool = False
+    # Client seeds sent with the play request, by player id; a human seat without one here
+    # uses its player's own (profile), else one the server draws (gameplay.games).
+    client_seeds: dict[int, str] | None = None
 
 
 def match_create(**spec) -> Match:
@@ -73,8 +76,11 @@ def match_create_many(*, specs: list[NewMatch]) -> list[Match]:
         if len({p.pk for p in spec.players}) != len(spec.players):
             raise DomainError("A player can take only one seat.", code="duplicate_player")
         seed = spec.seed or games.new_seed()
+        client_seeds = _client_seeds(spec)
         try:
-            game = games.new_game(spec.variant, len(spec.players), seed, options)
+            game = games.new_game(
+                spec.variant, len(spec.players), fair.deal_seed(seed, client_seeds), options
+            )
         except ValueError as exc:
             raise DomainError(str(exc), code="invalid_players") from exc
         room = spec.room
@@ -86,6 +92,7 @@ def match_create_many(*, specs: list[NewMatch]) -> list[Match]:
             players=len(spec.players),
             seed=seed,
             commitment=games.commitment(seed),
+            client_seeds=client_seeds,
             to_move=game.to_move,
             state=games.dump(game),
             entry_fee=room.entry_fee if room else 0,
@@ -121,6 +128,28 @@ def match_create_many(*, specs: list[NewMatch]) -> list[Match]:
         _enqueue_turns([(match, to_move) for match, _, to_move in dealt])
         _enqueue_bot_claims(claimers)
     return matches
+
+
+def _client_seeds(spec: NewMatch) -> list[str | None]:
+    """One client seed per seat: None for a bot; for a person the one sent with the play
+    request, else their own from their profile, else one drawn here.
+
+    A match given its server seed by the code that creates it (the demo's repeatable
+    history, tests; no form or API can) is dealt from that seed alone unless client seeds
+    are given too, so it deals the same cards every time.
+    """
+    sent = spec.client_seeds or {}
+    seeds = []
+    for player in spec.players:
+        if player.is_bot or (spec.seed and player.pk not in sent):
+            seeds.append(None)
+            continue
+        seed = sent.get(player.pk) or player.client_seed or games.new_client_seed()
+        try:
+            seeds.append(fair.check_client_seed(seed))
+        except ValueError as exc:
+            raise DomainError(str(exc), code="invalid_client_seed") from exc
+    return seeds
 
 
 def match_act(*, match_id: int, player: Player, seq: int, action: dict) -> Match:
@@ -201,9 +230,11 @@ def _store_many(played: list[tuple[Match, object, list[dict]]]) -> None:
     Python cannot lose a move. Finished matches go to finalize in one task.
     """
     now = timezone.now()
+    stamp = now.isoformat(timespec="milliseconds")
     finished, placed, turns, claimed = [], [], [], []
     for match, game, moves in played:
-        match.log = [*match.log, *moves]
+        # Each move keeps when it was stored (the downloadable document shows it).
+        match.log = [*match.log, *({**move, "at": stamp} for move in moves)]
         match.seq, match.to_move, match.state = game.seq, game.to_move, games.dump(game)
         bot_seats = {seat.index for seat in match.seats.all() if seat.player.is_bot}
         claims.refresh(match, game, bot_seats, [match.log])

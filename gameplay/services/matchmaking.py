@@ -6,6 +6,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from config.errors import DomainError, NotAllowed, NotFound
+from engine import fair
 from gameplay.models import Match, Player, QueueEntry, Room
 from gameplay.services.accounts import bot_players
 from gameplay.services.common import InsufficientCoins
@@ -25,12 +26,21 @@ def room_check_access(*, player: Player, room: Room) -> None:
         )
 
 
-def room_play(*, player: Player, room: Room, opponent: str) -> Match | QueueEntry:
+def room_play(
+    *, player: Player, room: Room, opponent: str, client_seed: str = ""
+) -> Match | QueueEntry:
     """Start a match against bots now, or pair with waiting humans (or join the queue).
 
     A player already seated in an active room match who asks for humans gets that match.
+    `client_seed` (the browser's, or one the API caller chose) goes into every deal of
+    the match; empty: the player's own from their profile, else one drawn by the server.
     """
     room_check_access(player=player, room=room)
+    if client_seed:
+        try:
+            fair.check_client_seed(client_seed)
+        except ValueError as exc:
+            raise DomainError(str(exc), code="invalid_client_seed") from exc
     if opponent == "bot":
         if not room.bots_allowed:
             raise NotAllowed("Bots may not play in this room.", code="bots_not_allowed")
@@ -40,6 +50,7 @@ def room_play(*, player: Player, room: Room, opponent: str) -> Match | QueueEntr
             options=room.options,
             players=[player, *bots],
             room=room,
+            client_seeds={player.pk: client_seed} if client_seed else None,
         )
     if opponent != "human":
         raise DomainError('opponent must be "bot" or "human".', code="invalid_opponent")
@@ -64,7 +75,10 @@ def room_play(*, player: Player, room: Room, opponent: str) -> Match | QueueEntr
         if playing is not None:
             return playing  # joining again while seated returns the match already made
         entry = QueueEntry.objects.create(
-            player=player, room=room, ordinal=rating_ordinal(player=player, variant=room.variant)
+            player=player,
+            room=room,
+            ordinal=rating_ordinal(player=player, variant=room.variant),
+            client_seed=client_seed,
         )
         match = queue_pair(room_id=room.pk, now=timezone.now(), only_with=player.pk)
     return match or entry
@@ -120,7 +134,11 @@ def queue_pair(*, room_id: int, now=None, only_with: int | None = None) -> Match
             used.update(entry.pk for entry in group)
             QueueEntry.objects.filter(pk__in=[entry.pk for entry in group]).delete()
             match = match_create(
-                variant=room.variant, options=room.options, players=humans + bots, room=room
+                variant=room.variant,
+                options=room.options,
+                players=humans + bots,
+                room=room,
+                client_seeds={e.player_id: e.client_seed for e in group if e.client_seed},
             )
             if only_with is not None:
                 made = match

@@ -1147,21 +1147,24 @@
     } else {
       check.textContent = "Hash the seed with SHA-256 (e.g. `printf %s SEED | sha256sum`) and compare it with the commitment.";
     }
-    fair.append(el("p", "", "Every deal is shuffled from the seed (engine/README.md, “Fair dealing”); replaying the moves from the seed must give this result:"));
+    fair.append(el("p", "", "Every deal is shuffled from the seed and the players' client seeds (engine/README.md, “Fair dealing”); replaying the moves must give this result:"));
     fair.append(el("pre", "recipe", [
       "import json",
       "from engine import fair, variants",
-      `view = json.load(open("match-${data.match}.json"))  # saved from ${data.api}`,
+      `view = json.load(open("match-${data.match}.json"))  # saved from ${data.document}`,
       "assert fair.commitment(view[\"seed\"]) == view[\"commitment\"]",
-      "game = variants.get(view[\"variant\"]).replay(view[\"moves\"], len(view[\"seats\"]), view[\"seed\"], view[\"options\"])",
+      "seed = fair.deal_seed(view[\"seed\"], view[\"client_seeds\"])",
+      "game = variants.get(view[\"variant\"]).replay(view[\"moves\"], len(view[\"seats\"]), seed, view[\"options\"])",
       "assert game.result == view[\"result\"]",
     ].join("\n")));
     const links = el("p", "");
-    if (view.seat !== null) {
-      const json = el("a", "", "The match as JSON (seed, moves, result)");
-      json.href = data.api;
-      links.append(json, " · ");
-    }
+    const json = el("a", "", "Download the match (JSON: seeds, moves, result)");
+    json.href = data.document + "?download=1";
+    json.id = "match-document";
+    const verify = el("a", "", "Verify it move by move");
+    verify.href = data.verify;
+    verify.id = "match-verify";
+    links.append(json, " · ", verify, " · ");
     const lobby = el("a", "button-link", "Back to the lobby");
     lobby.href = data.lobby;
     links.append(lobby);

@@ -149,3 +149,42 @@ def test_the_engine_installs_and_verifies_on_its_own_without_django(tmp_path):
     assert verified.returncode == 0, verified.stderr
     assert "verified" in verified.stdout
     assert (target / "engine" / "variants" / "gin.py").exists()
+
+
+def document_with_client_seeds() -> dict:
+    """A gin match dealt from a server seed and two players' client seeds."""
+    client_seeds = ["player-zero", "player-one"]
+    dealt = fair.deal_seed(SEED, client_seeds)
+    record = variants.get("gin").play(2, dealt, ["greedy"] * 2, {"target": 50})
+    return {
+        "variant": "gin",
+        "options": {"target": 50},
+        "seats": [{"seat": 0}, {"seat": 1}],
+        "seed": SEED,
+        "commitment": fair.commitment(SEED),
+        "client_seeds": client_seeds,
+        "moves": [{"number": n, **m, "at": "2026-12-01T13:00:00Z"} for n, m in
+                  enumerate(record.moves, start=1)],
+        "result": record.result,
+    }  # fmt: skip
+
+
+def test_a_match_with_client_seeds_is_verified_from_its_deal_seed(tmp_path, capsys):
+    assert run(document_with_client_seeds(), tmp_path) == 0
+    out = capsys.readouterr().out
+    assert 'client seeds ["player-zero", "player-one"]' in out
+    dealt = fair.deal_seed(SEED, ["player-zero", "player-one"])
+    assert f"deal seed HMAC-SHA256(seed, client seeds) = {dealt}" in out
+
+
+def test_one_changed_client_seed_is_refused(tmp_path, capsys):
+    doc = document_with_client_seeds()
+    doc["client_seeds"] = ["player-zero", "player-two"]
+    assert run(doc, tmp_path, "--quiet") == 1
+    assert "NOT VERIFIED" in capsys.readouterr().err
+
+
+def test_client_seeds_that_do_not_fit_the_seats_cannot_be_read(tmp_path, capsys):
+    doc = document_with_client_seeds() | {"client_seeds": ["only-one"]}
+    assert run(doc, tmp_path) == 2
+    assert "one entry per seat" in capsys.readouterr().err

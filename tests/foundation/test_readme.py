@@ -170,9 +170,16 @@ def walk_through_a_match(shell: Shell) -> None:
         seen = wait_for_my_turn(shell, match_id)
 
     assert seen["status"] == "finished"
+    recipe = readme_block("in Python from this checkout:", "python")
     namespace = {"view": seen}
-    exec(readme_block("in Python from this checkout:", "python"), namespace)
+    exec(recipe, namespace)
     assert namespace["game"].result == seen["result"]  # the recipe ran to its end
+    # The same recipe, verbatim, on the downloadable document, fetched with no sign-in.
+    status, document = shell.curl([f"localhost:8000/api/matches/{match_id}/document/"])
+    assert status == 200 and document["client_seeds"][0], document
+    namespace = {"view": document}
+    exec(recipe, namespace)
+    assert namespace["game"].result == document["result"]
 
 
 def walk_through_a_tournament(shell: Shell) -> None:

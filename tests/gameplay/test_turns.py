@@ -1,6 +1,6 @@
 """Turn deadlines, automatic moves, forfeits, matchmaking and ratings."""
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 import pytest
 from django.utils import timezone
@@ -46,7 +46,9 @@ def test_timeout_plays_a_safe_move_then_forfeits():
     expire(match)
     assert services.match_timeout(match_id=match.pk, seq=0) == "auto_played"
     match.refresh_from_db()
-    assert match.log == [{"seat": first_mover, "action": match.log[0]["action"], "auto": True}]
+    (move,) = match.log
+    assert move == {"seat": first_mover, "action": move["action"], "auto": True, "at": move["at"]}
+    assert datetime.fromisoformat(move["at"]) <= timezone.now()  # when it was stored
     assert services.match_timeout(match_id=match.pk, seq=0) == "moved_on"  # a stale task
     # Keep timing out the same player until the room's limit forfeits them.
     for _ in range(10):

@@ -27,8 +27,24 @@ def test_simulate_eagerly_prints_the_bracket_and_a_json_summary_last():
     assert summary["walkovers"] == 2  # seeds 1 and 2 have byes
     assert summary["champion"] and summary["seconds"] > 0
     assert "Final" in text and "Quarter-finals" in text
-    again, _ = simulate("--players", "6", "--variant", "gin", "--seed", "7", "--eager", "--json")
-    assert again["champion_seed"] == summary["champion_seed"]  # the seed fixes everything
+    simulate("--players", "6", "--variant", "gin", "--seed", "7", "--eager", "--json")
+    first, second = Tournament.objects.order_by("pk")
+    assert draw(first) == draw(second)  # the draw seed fixes the draw
+    server_seeds = {m.match.seed for t in (first, second) for m in matches_of(t)}
+    assert len(server_seeds) == 10  # every match draws its own server seed
+
+
+def draw(tournament: Tournament) -> list[int]:
+    """Each entry's seed in the draw, in registration order."""
+    return list(
+        Entry.objects.filter(tournament=tournament)
+        .order_by("registered_at", "pk")
+        .values_list("seed", flat=True)
+    )
+
+
+def matches_of(tournament: Tournament):
+    return TableMatch.objects.filter(table__tournament=tournament).select_related("match")
 
 
 def test_simulate_through_a_worker_on_the_broker(celery_test_queue):

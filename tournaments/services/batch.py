@@ -7,7 +7,6 @@ tournaments whose last round is over."""
 
 from __future__ import annotations
 
-import hashlib
 from collections import defaultdict
 from datetime import datetime
 from typing import NamedTuple
@@ -124,16 +123,11 @@ class Batch:
             _maybe_finish_tournament(tournament_id, self.now)
 
 
-def _match_seed(tournament: Tournament, table: Table, number: int) -> str:
-    """A secret per match derived from the tournament's secret and the bracket ref, so a
-    simulation with the same seed deals the same cards at every table."""
-    ref = f"{table.round_number}.{table.position}.{number}"
-    return hashlib.sha256(f"{tournament.seed}:{ref}".encode()).hexdigest()
-
-
 def _start_matches(starts: list[Start]) -> None:
     """Create the matches of the tables that start, and link them; one batch for all of
-    them, so their bot turns go to a worker as one task."""
+    them, so their bot turns go to a worker as one task. Each match draws its own server
+    seed from `secrets` (gameplay.games.new_seed): nothing of the tournament's, so nobody
+    who knows the tournament, staff included, can compute a deal."""
     if not starts:
         return
     matches = gameplay.match_create_many(
@@ -142,7 +136,6 @@ def _start_matches(starts: list[Start]) -> None:
                 variant=start.table.tournament.variant,
                 options=start.table.tournament.options,
                 players=[seat.entry.player for seat in start.live],
-                seed=_match_seed(start.table.tournament, start.table, start.number),
                 turn_seconds=start.table.tournament.turn_seconds,
                 # The tournament's setting travels on the match: gameplay never asks us.
                 spectators_allowed=start.table.tournament.spectators_allowed,

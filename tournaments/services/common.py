@@ -8,6 +8,7 @@ from functools import lru_cache
 from django.db import connection
 
 from config.errors import Conflict, NotAllowed, NotFound
+from engine import fair
 from gameplay import services as gameplay
 from tournaments import bracket as bk
 from tournaments.models import Entry, Table, Tournament
@@ -109,3 +110,12 @@ def _store_numbers(numbers: list[tuple[int, int]], field: str, extra: dict | Non
                 _int_array([n for _, n in numbers]),
             ],
         )
+
+
+def commit_draw_seed(tournament: Tournament) -> None:
+    """When registration closes: publish the SHA-256 commitment of the secret draw seed
+    (drawn from `secrets` at creation, shown to nobody), so the draw that the start
+    reveals cannot be chosen after the entries are known. Committed once; the caller
+    saves `draw_commitment`."""
+    if not tournament.draw_commitment:
+        tournament.draw_commitment = fair.commitment(tournament.seed)

@@ -98,7 +98,7 @@ def tournament_create(*, organiser, name: str, variant: str, prizes=(), **settin
         **settings,
     }
     validate_settings(values)
-    values["seed"] = values.get("seed") or secrets.token_hex(16)
+    values["seed"] = values.get("seed") or secrets.token_hex(32)
     with transaction.atomic():
         tournament = Tournament.objects.create(organiser=organiser, **values)
         _store_prizes(tournament, prizes)

@@ -3,7 +3,6 @@ queries. Tables that need a match are started after commit by the `start_tables`
 
 from __future__ import annotations
 
-import random
 from collections import defaultdict
 from datetime import datetime, timedelta
 from typing import NamedTuple
@@ -25,6 +24,7 @@ from tournaments.services.common import (
     _refund,
     _shape,
     _store_numbers,
+    commit_draw_seed,
 )
 from tournaments.services.registration import _close_check_in
 
@@ -57,9 +57,7 @@ def _seed_order(tournament: Tournament, first_come: list[Candidate]) -> list[Can
     """Entries best first by the tournament's seeding rule; `first_come` is in registration
     order, which breaks ties (the sorts are stable)."""
     if tournament.seeding == Tournament.Seeding.RANDOM:
-        shuffled = list(first_come)
-        random.Random(f"{tournament.seed}:seeding").shuffle(shuffled)
-        return shuffled
+        return bk.random_seeding(tournament.seed, first_come)
     if tournament.seeding == Tournament.Seeding.MANUAL:
         big = len(first_come) + 1
         return sorted(first_come, key=lambda e: e.manual_seed or big)
@@ -86,6 +84,9 @@ def tournament_start(*, tournament_id: int, by=None, now: datetime | None = None
                 f"A tournament that is {tournament.get_status_display().lower()} cannot start.",
                 code=codes.get(tournament.status, "tournament_over"),
             )
+        # Registration closes here when check-in never opened: commit, then reveal at once
+        # (the draw seed became public the moment the bracket is drawn).
+        commit_draw_seed(tournament)
         checked = tournament.status in (Tournament.Status.CHECK_IN, Tournament.Status.READY)
         if tournament.status == Tournament.Status.CHECK_IN:
             _close_check_in(tournament)
@@ -113,7 +114,7 @@ def tournament_start(*, tournament_id: int, by=None, now: datetime | None = None
             entry.save(update_fields=["fee_paid"])
         tournament.status = Tournament.Status.RUNNING
         tournament.started_at = now
-        tournament.save(update_fields=["status", "started_at", "entries_count"])
+        tournament.save(update_fields=["status", "started_at", "entries_count", "draw_commitment"])
         enqueue("tournaments.tasks.start_tables", tournament.pk)
     return tournament
 

@@ -24,6 +24,7 @@ from tournaments.services.common import (
     _fee_key,
     _lock,
     _refund,
+    commit_draw_seed,
 )
 
 
@@ -46,7 +47,8 @@ def tournament_open_check_in(*, tournament_id: int, by=None) -> Tournament:
             raise Conflict("Check-in opens while registration is open.", code="not_registration")
         tournament.status = Tournament.Status.CHECK_IN
         tournament.check_in_opens_at = tournament.check_in_opens_at or timezone.now()
-        tournament.save(update_fields=["status", "check_in_opens_at"])
+        commit_draw_seed(tournament)  # registration closes: the draw is fixed from here
+        tournament.save(update_fields=["status", "check_in_opens_at", "draw_commitment"])
     return tournament
 
 

@@ -1,0 +1,160 @@
+"""Client seeds at the table (issue 16): every person's seed goes into the match's deals;
+the finished match downloads as one document that `engine.verify` and /verify/ accept."""
+
+import json
+import re
+
+import pytest
+
+from engine import fair, variants
+from engine.verify import check
+from gameplay import games, services
+from gameplay.models import Match
+from tests.factories import PlayerFactory, RoomFactory
+from tests.gameplay.helpers import auth
+from tests.gameplay.test_match_api import play_to_the_end
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+HEX = re.compile(r"[0-9a-f]+")
+
+
+def play(client, room, **body) -> Match:
+    started = client.post(f"/api/rooms/{room.pk}/play/", {"opponent": "bot", **body}, format="json")
+    assert started.status_code == 201, started.json()
+    return Match.objects.get(pk=started.json()["match"])
+
+
+def first_hand(match: Match, seat: int) -> list[str]:
+    return games.load(match).view(seat)["hand"]
+
+
+def test_the_play_requests_client_seed_goes_into_every_deal(api_client):
+    player, room = PlayerFactory(), RoomFactory()
+    match = play(auth(api_client, player), room, client_seed="my-own-seed")
+    assert match.client_seeds == ["my-own-seed", None]  # the bot brings none
+    assert len(match.seed) == 64 and HEX.fullmatch(match.seed)  # secrets.token_hex(32)
+    dealt = variants.get("gin").new(2, fair.deal_seed(match.seed, match.client_seeds), {})
+    assert first_hand(match, 0) == dealt.view(0)["hand"]
+    server_only = variants.get("gin").new(2, match.seed, {})
+    assert first_hand(match, 0) != server_only.view(0)["hand"]
+
+
+def test_a_profile_seed_is_used_else_the_server_draws_one(api_client):
+    room = RoomFactory()
+    chooser = PlayerFactory()
+    services.player_set_client_seed(player=chooser, client_seed="profile-seed")
+    assert play(auth(api_client, chooser), room).client_seeds == ["profile-seed", None]
+    drawn = play(auth(api_client, PlayerFactory()), room).client_seeds[0]
+    assert len(drawn) == 32 and HEX.fullmatch(drawn)
+    seeds = {play(auth(api_client, PlayerFactory()), room).seed for _ in range(3)}
+    assert len(seeds) == 3  # a server seed of its own for every match
+
+
+def test_a_bad_client_seed_is_refused_before_any_match(api_client):
+    client = auth(api_client, PlayerFactory())
+    room = RoomFactory()
+    refused = client.post(
+        f"/api/rooms/{room.pk}/play/",
+        {"opponent": "bot", "client_seed": "has space"},
+        format="json",
+    )
+    assert refused.status_code == 400
+    assert refused.json()["error"]["code"] == "invalid_client_seed"
+    assert not Match.objects.exists()
+
+
+def test_queued_people_keep_their_client_seeds_until_paired(api_client):
+    room = RoomFactory(bots_allowed=False)
+    first, second = PlayerFactory(), PlayerFactory()
+    queued = auth(api_client, first).post(
+        f"/api/rooms/{room.pk}/play/", {"opponent": "human", "client_seed": "first"}, format="json"
+    )
+    assert queued.status_code == 202
+    paired = auth(api_client, second).post(
+        f"/api/rooms/{room.pk}/play/", {"opponent": "human", "client_seed": "second"}, format="json"
+    )
+    assert paired.status_code == 201
+    match = Match.objects.get(pk=paired.json()["match"])
+    seated = match.seats.order_by("index").values_list("player_id", flat=True)
+    by_player = dict(zip(seated, match.client_seeds, strict=True))
+    assert by_player == {first.pk: "first", second.pk: "second"}
+
+
+def test_the_account_page_sets_and_clears_the_client_seed(client):
+    player = PlayerFactory()
+    client.force_login(player.user)
+    page = client.get("/accounts/settings/").content.decode()
+    assert 'name="client_seed"' in page
+    refused = client.post("/accounts/settings/", {"form": "client_seed", "client_seed": "a b"})
+    assert "printable ASCII" in refused.content.decode()
+    saved = client.post("/accounts/settings/", {"form": "client_seed", "client_seed": "mine-42"})
+    assert saved.status_code == 302
+    player.refresh_from_db()
+    assert player.client_seed == "mine-42"
+    client.post("/accounts/settings/", {"form": "client_seed", "client_seed": ""})
+    player.refresh_from_db()
+    assert player.client_seed == ""
+
+
+def test_the_lobby_form_carries_a_field_for_the_browsers_seed(client):
+    player = PlayerFactory()
+    RoomFactory()
+    client.force_login(player.user)
+    assert 'name="client_seed"' in client.get("/rooms/").content.decode()
+    services.player_set_client_seed(player=player, client_seed="mine")
+    assert 'name="client_seed"' not in client.get("/rooms/").content.decode()
+    room = RoomFactory(name="Another")
+    played = client.post(f"/rooms/{room.pk}/play/", {"opponent": "bot", "client_seed": "abc"})
+    assert played.status_code == 302
+    assert Match.objects.get().client_seeds == ["abc", None]  # the browser's, when it sent one
+
+
+def test_a_finished_match_downloads_as_one_document_that_verifies(api_client, client, eager_tasks):
+    player = PlayerFactory()
+    room = RoomFactory(options={"target": 10})
+    match = play(auth(api_client, player), room, client_seed="document-seed")
+    anonymous = client
+    assert anonymous.get(f"/api/matches/{match.pk}/document/").status_code == 404  # still on
+    play_to_the_end(api_client, match.pk)
+    answer = anonymous.get(f"/api/matches/{match.pk}/document/?download=1")
+    assert answer.status_code == 200
+    assert f'filename="knock-match-{match.pk}.json"' in answer["Content-Disposition"]
+    document = answer.json()
+    assert document["client_seeds"] == ["document-seed", None]
+    assert document["deal_seed"] == fair.deal_seed(document["seed"], ["document-seed", None])
+    assert document["seats"][0]["player"] == player.display_name
+    assert all(move["at"] for move in document["moves"])
+    assert [m["number"] for m in document["moves"]] == list(range(1, len(document["moves"]) + 1))
+    assert check(document).verified, check(document).problem
+    for changed in (
+        {"client_seeds": ["other-seed", None]},
+        {"seed": "0" * 64, "commitment": fair.commitment("0" * 64)},
+        {"result": {**document["result"], "winner": 1 - document["result"]["winner"]}},
+    ):
+        assert not check({**document, **changed}).verified, changed
+
+
+def test_the_verify_page_checks_a_match_by_number_or_a_pasted_document(
+    api_client, client, eager_tasks
+):
+    player = PlayerFactory()
+    match = play(auth(api_client, player), RoomFactory(options={"target": 10}))
+    early = client.get(f"/verify/?match={match.pk}").content.decode()
+    assert "No finished match" in early and match.seed not in early
+    play_to_the_end(api_client, match.pk)
+    page = client.get(f"/verify/?match={match.pk}").content.decode()
+    assert "✓ Verified" in page
+    assert "hand 1 dealt from the seed:" in page and "upcard:" in page
+    assert page.count('class="move"') == Match.objects.get(pk=match.pk).seq
+    assert f"/api/matches/{match.pk}/document/?download=1" in page
+    document = client.get(f"/api/matches/{match.pk}/document/").json()
+    document["moves"][0]["action"] = {"type": "discard", "card": "JK"}
+    pasted = client.post("/verify/", {"document": json.dumps(document)}).content.decode()
+    assert "✗ Not verified: move 1 by seat" in pasted
+    garbage = client.post("/verify/", {"document": "{not json"}).content.decode()
+    assert "This is not JSON" in garbage
+    client.force_login(player.user)
+    table = client.get(f"/matches/{match.pk}/").content.decode()
+    assert f"/verify/?match={match.pk}" in table  # the finished table links to both
+    assert f"/api/matches/{match.pk}/document/" in table
