@@ -11,6 +11,7 @@ from django import forms
 from engine import variants
 from gameplay.models import VARIANT_CHOICES, Reward, Title
 from tournaments.models import Tournament
+from tournaments.services import RUNNABLE_FORMATS
 
 ODD = [(n, str(n)) for n in (1, 3, 5, 7, 9)]
 PRIZE_ROWS = 4
@@ -26,6 +27,8 @@ WINDOWS = (
 PLAIN_SETTINGS = (
     "name",
     "variant",
+    "format",
+    "grand_final",
     "table_size",
     "advance",
     "best_of",
@@ -40,7 +43,7 @@ PLAIN_SETTINGS = (
     *WINDOWS,
 )
 # Fixed once the tournament exists (tournaments.services.tournament_update refuses them).
-FIXED = ("variant", "table_size", "advance", "entry_fee")
+FIXED = ("variant", "format", "table_size", "advance", "entry_fee")
 
 
 def option_field_name(variant: str, option: str) -> str:
@@ -92,6 +95,16 @@ class DateTimeLocal(forms.DateTimeInput):
 class TournamentForm(forms.Form):
     name = forms.CharField(max_length=120)
     variant = forms.ChoiceField(choices=VARIANT_CHOICES, initial="gin")
+    format = forms.ChoiceField(
+        choices=[(f.value, f.label) for f in Tournament.Format if f in RUNNABLE_FORMATS],
+        initial=Tournament.Format.SINGLE,
+        help_text="Double elimination: nobody is out before losing twice (head-to-head).",
+    )
+    grand_final = forms.ChoiceField(
+        label="Grand final (double elimination)",
+        choices=Tournament.GrandFinal.choices,
+        initial=Tournament.GrandFinal.RESET,
+    )
     table_size = forms.TypedChoiceField(
         label="Players per table",
         coerce=int,

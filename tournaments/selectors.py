@@ -108,22 +108,46 @@ def bracket(tournament: Tournament) -> dict:
                 "matches": matches.get(table.pk, []),
             }
         )
-    return {
+    drawn = [
+        {
+            "number": r.number,
+            "name": r.name,
+            "best_of": r.best_of,
+            "side": r.side,
+            "side_round": r.side_round,
+            "tables": tables.get(r.number, []),
+        }
+        for r in rounds
+    ]
+    structure = {
         "tournament": tournament.pk,
         "status": tournament.status,
+        "format": tournament.format,
         "table_size": tournament.table_size,
         "advance": tournament.advance,
         "entries": tournament.entries_count,
-        "rounds": [
-            {
-                "number": r.number,
-                "name": r.name,
-                "best_of": r.best_of,
-                "tables": tables.get(r.number, []),
-            }
-            for r in rounds
-        ],
+        "rounds": drawn,
     }
+    if tournament.format == Tournament.Format.DOUBLE:
+        structure["grand_final"] = tournament.grand_final
+        structure["sides"] = _sides(tournament, drawn)
+    return structure
+
+
+def _sides(tournament: Tournament, rounds: list[dict]) -> list[dict]:
+    """Double elimination's brackets, each with its rounds (Challonge's winners' bracket,
+    losers' bracket and grand final); a side carries the bracket's status, so a page draws
+    each one as it draws a knock-out."""
+    return [
+        {
+            "side": side,
+            "name": label,
+            "status": tournament.status,
+            "rounds": [r for r in rounds if r["side"] == side],
+        }
+        for side, label in Round.Side.choices
+        if side and any(r["side"] == side for r in rounds)
+    ]
 
 
 def placements(tournament: Tournament, limit: int | None = None) -> list[Entry]:

@@ -46,16 +46,21 @@ def _visible(request, pk: int) -> Tournament:
     return get_object_or_404(selectors.visible_to(request.user), pk=pk)
 
 
+# Each format draws its structure in a partial of its own; the knock-out's is the default.
+BRACKET_TEMPLATES = {Tournament.Format.DOUBLE: "tournaments/_bracket_double.html"}
+
+
 def tournament_detail(request, pk: int):
     """The whole bracket; while live, the page re-fetches its bracket part every few seconds."""
     tournament = _visible(request, pk)
     context = {
         "tournament": tournament,
         "bracket": selectors.bracket(tournament),
+        "bracket_template": BRACKET_TEMPLATES.get(tournament.format, "tournaments/_bracket.html"),
         "live": tournament.status in LIVE,
     }
     if request.GET.get("part") == "bracket":
-        return render(request, "tournaments/_bracket.html", context)
+        return render(request, context["bracket_template"], context)
     if request.GET.get("part") == "you":
         context.update(_player_panel(request, tournament))
         return render(request, "tournaments/_player_panel.html", context)
@@ -75,13 +80,20 @@ def tournament_detail(request, pk: int):
     return render(request, "tournaments/detail.html", context)
 
 
-def result_words(entry: Entry, n_rounds: int, third_match: bool = False) -> str:
+def result_words(
+    entry: Entry, n_rounds: int, third_match: bool = False, double: bool = False
+) -> str:
     """An entry's result in words: the champion as champion, the final's loser as
-    runner-up, everyone else by the round they went out in."""
+    runner-up, everyone else by the round they went out in (in double elimination, the
+    losers' round: `Entry.out_round` holds it)."""
     if entry.status == Entry.Status.CHAMPION or entry.placement == 1:
         return "Champion"
     if entry.status == Entry.Status.DISQUALIFIED:
         return "Disqualified"
+    if double:
+        if entry.placement == 2:
+            return "Runner-up"
+        return f"Out in losers' round {entry.out_round}" if entry.out_round else ""
     if entry.placement == 2 and entry.out_round == n_rounds:
         return "Runner-up"
     if entry.placement and entry.out_round == n_rounds:  # a final table of three or more
@@ -102,7 +114,10 @@ def _ordinal(n: int) -> str:
 def placement_rows(entries: list[Entry], bracket: dict) -> list[dict]:
     n_rounds = len(bracket["rounds"])
     third_match = any(t["third_place"] for r in bracket["rounds"] for t in r["tables"])
-    return [{"entry": e, "outcome": result_words(e, n_rounds, third_match)} for e in entries]
+    double = bracket["format"] == Tournament.Format.DOUBLE
+    return [
+        {"entry": e, "outcome": result_words(e, n_rounds, third_match, double)} for e in entries
+    ]
 
 
 def profile_section(player) -> dict | None:
@@ -114,7 +129,8 @@ def profile_section(player) -> dict | None:
     for entry in entries:
         tournament = entry.tournament
         n_rounds = services.bracket_of(tournament).n_rounds if tournament.entries_count else 0
-        outcome = result_words(entry, n_rounds, tournament.third_place)
+        double = tournament.format == Tournament.Format.DOUBLE
+        outcome = result_words(entry, n_rounds, tournament.third_place, double)
         rows.append({"entry": entry, "outcome": outcome})
     return {
         "title": "Tournaments",

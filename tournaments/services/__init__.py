@@ -49,6 +49,7 @@ from tournaments.services.common import (
 )
 from tournaments.services.creation import (
     EDITABLE,
+    RUNNABLE_FORMATS,
     tournament_create,
     tournament_update,
     validate_settings,
@@ -85,6 +86,7 @@ __all__ = [
     "BEFORE_START",
     "EDITABLE",
     "OPEN_FOR_ENTRIES",
+    "RUNNABLE_FORMATS",
     "STARTABLE",
     "bracket_of",
     "can_organise",

@@ -30,7 +30,11 @@ EDITABLE = (
     "show_up_seconds",
     "turn_seconds",
     "spectators_allowed",
+    "grand_final",
 )
+
+# Formats whose services run them today; the others are refused at creation.
+RUNNABLE_FORMATS = (Tournament.Format.SINGLE, Tournament.Format.DOUBLE)
 
 
 def validate_settings(values: dict) -> None:
@@ -67,6 +71,7 @@ def validate_settings(values: dict) -> None:
         raise DomainError(
             "A third-place match exists only for head-to-head tables.", code="invalid_settings"
         )
+    _validate_format(values)
     if values.get("max_entries") is not None and values["max_entries"] < 2:
         raise DomainError("A tournament needs room for two entries.", code="invalid_settings")
     if values.get("turn_seconds", 60) < 5:
@@ -81,6 +86,25 @@ def validate_settings(values: dict) -> None:
         a, b = values.get(early), values.get(late)
         if a is not None and b is not None and a > b:
             raise DomainError(f"{early} must not be after {late}.", code="invalid_settings")
+
+
+def _validate_format(values: dict) -> None:
+    form = values.get("format") or Tournament.Format.SINGLE
+    if form not in Tournament.Format.values:
+        raise DomainError(f"Unknown format {form!r}.", code="invalid_settings")
+    if form not in RUNNABLE_FORMATS:
+        label = Tournament.Format(form).label
+        raise DomainError(f"{label} events cannot be run yet.", code="invalid_settings")
+    if form == Tournament.Format.DOUBLE and (
+        values["table_size"] != 2 or values.get("third_place")
+    ):
+        raise DomainError(
+            "Double elimination is played head-to-head, without a third-place match "
+            "(the losers' bracket decides third place).",
+            code="invalid_settings",
+        )
+    if values.get("grand_final", "reset") not in Tournament.GrandFinal.values:
+        raise DomainError("The grand final is 'simple' or 'reset'.", code="invalid_settings")
 
 
 def tournament_create(*, organiser, name: str, variant: str, prizes=(), **settings) -> Tournament:

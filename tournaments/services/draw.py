@@ -16,15 +16,19 @@ from config.errors import Conflict, NotFound
 from config.jobs import enqueue
 from gameplay.models import Rating
 from tournaments import bracket as bk
+from tournaments.formats.double_layout import DoubleLayout
 from tournaments.models import Entry, Round, Table, TableSeat, Tournament
 from tournaments.services.common import (
     BEFORE_START,
     STARTABLE,
+    Shape,
     _check_organiser,
     _lock,
+    _moves,
     _refund,
-    _shape,
     _store_numbers,
+    _walkover,
+    shape_for,
 )
 from tournaments.services.registration import _close_check_in
 
@@ -103,9 +107,7 @@ def tournament_start(*, tournament_id: int, by=None, now: datetime | None = None
                 f"A bracket needs two entries; {len(entries)} can play.", code="too_few_entries"
             )
         ordered = _seed_order(tournament, entries)
-        shape = _shape(
-            len(ordered), tournament.table_size, tournament.advance, tournament.third_place
-        )
+        shape = shape_for(tournament, len(ordered))
         tournament.entries_count = len(ordered)
         _draw(tournament, shape, ordered, now)
         for entry in Entry.objects.filter(tournament=tournament, status=Entry.Status.WAITLISTED):
@@ -153,13 +155,25 @@ DRAWN_SEAT = [
 ]
 
 
-def _draw(
-    tournament: Tournament, shape: bk.Bracket, ordered: list[Candidate], now: datetime
-) -> None:
-    """Store every round, table and first seat; byes walk through in memory first."""
-    n_rounds = shape.n_rounds
+def _rounds(tournament: Tournament, shape: Shape) -> list[Round]:
+    """The rounds' rows: numbered across the event, with their side in double elimination.
+    The final's series length goes to the final (both grand finals in double elimination)."""
     final_best_of = tournament.final_best_of or tournament.best_of
-    rounds = Round.objects.bulk_create(
+    if isinstance(shape, DoubleLayout):
+        finals = set(shape.final_rounds)
+        return [
+            Round(
+                tournament=tournament,
+                number=r,
+                name=shape.round_name(r),
+                best_of=final_best_of if r in finals else tournament.best_of,
+                side=side,
+                side_round=side_round,
+            )
+            for r, (side, side_round) in enumerate(shape.sides, start=1)
+        ]
+    n_rounds = shape.n_rounds
+    return [
         Round(
             tournament=tournament,
             number=r,
@@ -167,7 +181,12 @@ def _draw(
             best_of=final_best_of if r == n_rounds else tournament.best_of,
         )
         for r in range(1, n_rounds + 1)
-    )
+    ]
+
+
+def _draw(tournament: Tournament, shape: Shape, ordered: list[Candidate], now: datetime) -> None:
+    """Store every round, table and first seat; byes walk through in memory first."""
+    rounds = Round.objects.bulk_create(_rounds(tournament, shape))
     round_ids = {r.number: r.pk for r in rounds}
     by_seed = {i + 1: e for i, e in enumerate(ordered)}
     deadline = now + timedelta(seconds=tournament.show_up_seconds)
@@ -184,14 +203,16 @@ def _draw(
         status, walkover = Table.Status.PENDING, False
         if fed[table.ref] == len(table.feeders):
             players = [e for _, e in sorted(seated[table.ref].items())]
-            ranking = bk.walkover(shape, table.ref, [e.pk for e in players])
+            ranking = _walkover(shape, table.ref, [e.pk for e in players])
             if ranking is None:
                 status = Table.Status.WAITING
             else:
                 status, walkover = Table.Status.DONE, True
                 finish.update(((table.ref, e), i) for i, e in enumerate(ranking, start=1))
                 entries = {e.pk: e for e in players}
-                for move in bk.advance(shape, table.ref, ranking):
+                at = seated[table.ref]
+                by_seat = [at[i].pk if i in at else None for i in range(table.capacity)]
+                for move in _moves(shape, table.ref, ranking, by_seat):
                     seated[move.slot.table][move.slot.seat] = entries[move.entry]
                 for ref in {slot.table for slot in table.feeds_into}:
                     fed[ref] += 1

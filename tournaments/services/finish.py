@@ -6,9 +6,9 @@ from datetime import datetime
 
 from gameplay import services as gameplay
 from gameplay.models import Metric
-from tournaments import bracket as bk
+from tournaments.formats.double_layout import DoubleLayout
 from tournaments.models import Entry, Prize, Table, TableSeat, Tournament
-from tournaments.services.common import _lock, _store_numbers, bracket_of
+from tournaments.services.common import Shape, _lock, _store_numbers, bracket_of
 
 
 def _maybe_finish_tournament(tournament_id: int, now: datetime) -> None:
@@ -27,13 +27,25 @@ def _maybe_finish_tournament(tournament_id: int, now: datetime) -> None:
     _finish_tournament(tournament, shape, now)
 
 
-def _finish_tournament(tournament: Tournament, shape: bk.Bracket, now: datetime) -> None:
-    """Placements as the bracket defines them, then prizes, once (the status is the guard)."""
-    last = shape.n_rounds
+def _final_rounds(shape: Shape) -> tuple[int, ...]:
+    """The rounds whose finishing order places the top entries: the final (with the
+    third-place table), or both grand finals in double elimination."""
+    if isinstance(shape, DoubleLayout):
+        return shape.final_rounds
+    return (shape.n_rounds,)
+
+
+def _finish_tournament(tournament: Tournament, shape: Shape, now: datetime) -> None:
+    """Placements as the bracket defines them, then prizes, once (the status is the guard).
+
+    Entries are ranked by how far they went (`Entry.out_round`), then by their finish in
+    the final rounds; a grand final reset, when played, overrides the first grand final.
+    """
+    finals = _final_rounds(shape)
     within: dict[int, int] = {}
     for seat in TableSeat.objects.filter(
-        table__tournament=tournament, table__round_number=last, finish__isnull=False
-    ):
+        table__tournament=tournament, table__round_number__in=finals, finish__isnull=False
+    ).order_by("table__round_number"):
         within[seat.entry_id] = seat.finish
     forfeiters = set(
         TableSeat.objects.filter(table__tournament=tournament, forfeited=True).values_list(
@@ -59,9 +71,11 @@ def _finish_tournament(tournament: Tournament, shape: bk.Bracket, now: datetime)
     final_ranking = [
         s.entry_id
         for s in TableSeat.objects.filter(
-            table__tournament=tournament, table__round_number=last, table__third_place=False
-        ).order_by("finish")
-        if s.finish is not None
+            table__tournament=tournament,
+            table__round_number__in=finals,
+            table__third_place=False,
+            finish__isnull=False,
+        ).order_by("-table__round_number", "finish")
     ]
     champion = final_ranking[0] if final_ranking else None
     Entry.objects.filter(tournament=tournament, status=Entry.Status.PLAYING).update(
