@@ -10,10 +10,11 @@ from django import forms
 
 from engine import variants
 from gameplay.models import VARIANT_CHOICES, Reward, Title
-from tournaments.models import Tournament
+from tournaments.models import TIEBREAK_CHOICES, Tournament
 from tournaments.services import RUNNABLE_FORMATS
 
 ODD = [(n, str(n)) for n in (1, 3, 5, 7, 9)]
+TIEBREAK_FIELDS = ("tiebreak_1", "tiebreak_2", "tiebreak_3")
 PRIZE_ROWS = 4
 PRIZE_PARTS = ("placement", "coins", "xp", "title", "reward")
 WINDOWS = (
@@ -29,6 +30,7 @@ PLAIN_SETTINGS = (
     "variant",
     "format",
     "grand_final",
+    "swiss_rounds",
     "table_size",
     "advance",
     "best_of",
@@ -104,6 +106,25 @@ class TournamentForm(forms.Form):
         label="Grand final (double elimination)",
         choices=Tournament.GrandFinal.choices,
         initial=Tournament.GrandFinal.RESET,
+    )
+    swiss_rounds = forms.IntegerField(
+        label="Swiss rounds",
+        required=False,
+        min_value=1,
+        max_value=30,
+        help_text="Empty: enough rounds to leave one perfect score (log2 of the field).",
+    )
+    tiebreak_1 = forms.ChoiceField(
+        label="Swiss tie-break 1", required=False, choices=[("", "—"), *TIEBREAK_CHOICES]
+    )
+    tiebreak_2 = forms.ChoiceField(
+        label="Swiss tie-break 2", required=False, choices=[("", "—"), *TIEBREAK_CHOICES]
+    )
+    tiebreak_3 = forms.ChoiceField(
+        label="Swiss tie-break 3",
+        required=False,
+        choices=[("", "—"), *TIEBREAK_CHOICES],
+        help_text="None chosen: Buchholz, Sonneborn-Berger, head-to-head.",
     )
     table_size = forms.TypedChoiceField(
         label="Players per table",
@@ -259,6 +280,7 @@ class TournamentForm(forms.Form):
         values["options"] = {
             name: value for name, value in chosen.items() if value not in (None, "")
         }
+        values["tiebreaks"] = [data[name] for name in TIEBREAK_FIELDS if data.get(name)]
         values["prizes"] = [
             {
                 "placement": data[f"prize_{row}_placement"],
@@ -300,6 +322,8 @@ def _seats(variant: str) -> str:
 
 def initial_of(tournament: Tournament) -> dict:
     initial = {name: getattr(tournament, name) for name in PLAIN_SETTINGS}
+    for name, key in zip(TIEBREAK_FIELDS, tournament.tiebreaks or [], strict=False):
+        initial[name] = key
     for key, value in (tournament.options or {}).items():
         initial[option_field_name(tournament.variant, key)] = value
     for row, prize in enumerate(tournament.prizes.all()[:PRIZE_ROWS]):

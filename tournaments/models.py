@@ -11,6 +11,16 @@ from django.db.models import F, Q
 
 from gameplay.models import VARIANT_CHOICES, Match, Player, Reward, Title
 
+# Swiss tie-breaks as organisers read them (keys of tournaments.formats.tiebreaks).
+TIEBREAK_CHOICES = [
+    ("buchholz", "Buchholz"),
+    ("median_buchholz", "Median Buchholz"),
+    ("sonneborn_berger", "Sonneborn-Berger"),
+    ("head_to_head", "Head-to-head"),
+    ("rating", "Rating"),
+    ("wins", "Wins"),
+]
+
 
 class Tournament(models.Model):
     class Status(models.TextChoices):

@@ -5,7 +5,16 @@ from django.urls import reverse
 
 from gameplay.models import Match
 from tournaments import services
-from tournaments.models import Entry, Round, Table, TableMatch, TableSeat, Tournament
+from tournaments.formats.tiebreaks import DEFAULT_TIEBREAKS
+from tournaments.models import (
+    TIEBREAK_CHOICES,
+    Entry,
+    Round,
+    Table,
+    TableMatch,
+    TableSeat,
+    Tournament,
+)
 
 IN_FIELD = (*services.ADMITTED, Entry.Status.PLAYING, Entry.Status.ELIMINATED, "champion")
 
@@ -131,7 +140,33 @@ def bracket(tournament: Tournament) -> dict:
     if tournament.format == Tournament.Format.DOUBLE:
         structure["grand_final"] = tournament.grand_final
         structure["sides"] = _sides(tournament, drawn)
+    if tournament.format == Tournament.Format.SWISS:
+        structure["swiss_rounds"] = shape.n_rounds if shape else tournament.swiss_rounds
+        keys = list(tournament.tiebreaks or DEFAULT_TIEBREAKS)
+        labels = dict(TIEBREAK_CHOICES)
+        structure["tiebreaks"] = [{"key": key, "name": labels[key]} for key in keys]
+        structure["standings"] = standings(tournament) if shape else []
     return structure
+
+
+def standings(tournament: Tournament) -> list[dict]:
+    """A Swiss event's standings: rank, score and each tie-break, best first."""
+    rows = services.swiss_standings(tournament)
+    entries = Entry.objects.filter(pk__in=[row.entry for row in rows]).select_related("player")
+    by_pk = {entry.pk: entry for entry in entries}
+    return [
+        {
+            "rank": row.rank,
+            "entry": row.entry,
+            "player": by_pk[row.entry].player.display_name,
+            "player_id": by_pk[row.entry].player_id,
+            "seed": by_pk[row.entry].seed,
+            "status": by_pk[row.entry].status,
+            "score": row.score,
+            "tiebreaks": dict(row.tiebreaks),
+        }
+        for row in rows
+    ]
 
 
 def _sides(tournament: Tournament, rounds: list[dict]) -> list[dict]:

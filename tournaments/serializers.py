@@ -1,7 +1,7 @@
 from rest_framework import serializers
 
 from gameplay.models import VARIANT_CHOICES, Reward, Title
-from tournaments.models import Entry, Prize, Tournament
+from tournaments.models import TIEBREAK_CHOICES, Entry, Prize, Tournament
 from tournaments.services import EDITABLE, RUNNABLE_FORMATS
 
 # What the PositiveIntegerField columns hold (PostgreSQL integer); past it is a 400, not a 500.
@@ -67,6 +67,12 @@ class TournamentWriteSerializer(serializers.Serializer):
     options = serializers.DictField(required=False)
     format = serializers.ChoiceField(choices=list(RUNNABLE_FORMATS), required=False)
     grand_final = serializers.ChoiceField(choices=Tournament.GrandFinal.choices, required=False)
+    swiss_rounds = serializers.IntegerField(
+        required=False, allow_null=True, min_value=1, max_value=30
+    )
+    tiebreaks = serializers.ListField(
+        child=serializers.ChoiceField(choices=TIEBREAK_CHOICES), required=False, max_length=6
+    )
     table_size = serializers.IntegerField(required=False, min_value=2, max_value=6)
     advance = serializers.IntegerField(required=False, min_value=1, max_value=5)
     best_of = serializers.IntegerField(required=False, min_value=1, max_value=9)

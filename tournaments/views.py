@@ -47,7 +47,10 @@ def _visible(request, pk: int) -> Tournament:
 
 
 # Each format draws its structure in a partial of its own; the knock-out's is the default.
-BRACKET_TEMPLATES = {Tournament.Format.DOUBLE: "tournaments/_bracket_double.html"}
+BRACKET_TEMPLATES = {
+    Tournament.Format.DOUBLE: "tournaments/_bracket_double.html",
+    Tournament.Format.SWISS: "tournaments/_swiss.html",
+}
 
 
 def tournament_detail(request, pk: int):
@@ -81,7 +84,7 @@ def tournament_detail(request, pk: int):
 
 
 def result_words(
-    entry: Entry, n_rounds: int, third_match: bool = False, double: bool = False
+    entry: Entry, n_rounds: int, third_match: bool = False, form: str = Tournament.Format.SINGLE
 ) -> str:
     """An entry's result in words: the champion as champion, the final's loser as
     runner-up, everyone else by the round they went out in (in double elimination, the
@@ -90,7 +93,9 @@ def result_words(
         return "Champion"
     if entry.status == Entry.Status.DISQUALIFIED:
         return "Disqualified"
-    if double:
+    if form == Tournament.Format.SWISS:
+        return f"{_ordinal(entry.placement)} in the standings" if entry.placement else ""
+    if form == Tournament.Format.DOUBLE:
         if entry.placement == 2:
             return "Runner-up"
         return f"Out in losers' round {entry.out_round}" if entry.out_round else ""
@@ -114,10 +119,8 @@ def _ordinal(n: int) -> str:
 def placement_rows(entries: list[Entry], bracket: dict) -> list[dict]:
     n_rounds = len(bracket["rounds"])
     third_match = any(t["third_place"] for r in bracket["rounds"] for t in r["tables"])
-    double = bracket["format"] == Tournament.Format.DOUBLE
-    return [
-        {"entry": e, "outcome": result_words(e, n_rounds, third_match, double)} for e in entries
-    ]
+    form = bracket["format"]
+    return [{"entry": e, "outcome": result_words(e, n_rounds, third_match, form)} for e in entries]
 
 
 def profile_section(player) -> dict | None:
@@ -129,8 +132,7 @@ def profile_section(player) -> dict | None:
     for entry in entries:
         tournament = entry.tournament
         n_rounds = services.bracket_of(tournament).n_rounds if tournament.entries_count else 0
-        double = tournament.format == Tournament.Format.DOUBLE
-        outcome = result_words(entry, n_rounds, tournament.third_place, double)
+        outcome = result_words(entry, n_rounds, tournament.third_place, tournament.format)
         rows.append({"entry": entry, "outcome": outcome})
     return {
         "title": "Tournaments",

@@ -72,6 +72,7 @@ from tournaments.services.schedule import (
     tournaments_with_ready_tables,
     waiting_tables,
 )
+from tournaments.services.swiss import swiss_standings
 from tournaments.services.tables import (
     table_deadline,
     table_replay,
@@ -97,6 +98,7 @@ __all__ = [
     "entry_set_seed",
     "entry_withdraw",
     "round_name",
+    "swiss_standings",
     "table_deadline",
     "table_match_finished",
     "table_matches_finished",

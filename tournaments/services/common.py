@@ -11,6 +11,7 @@ from config.errors import Conflict, NotAllowed, NotFound
 from gameplay import services as gameplay
 from tournaments import bracket as bk
 from tournaments.formats.double_layout import DoubleLayout, build_layout
+from tournaments.formats.swiss_layout import SwissLayout, build_swiss_layout
 from tournaments.models import Entry, Table, Tournament
 
 OPEN_FOR_ENTRIES = (Tournament.Status.REGISTRATION, Tournament.Status.CHECK_IN)
@@ -20,7 +21,7 @@ ADMITTED = (Entry.Status.REGISTERED, Entry.Status.CHECKED_IN)
 ACTIVE_ENTRY = (*ADMITTED, Entry.Status.WAITLISTED)
 
 
-Shape = bk.Bracket | DoubleLayout
+Shape = bk.Bracket | DoubleLayout | SwissLayout
 
 # Entries whose seat was forfeited because they left the event: in double elimination
 # they do not drop into the losers' bracket.
@@ -35,10 +36,13 @@ def _shape(
     third_place: bool,
     format: str = Tournament.Format.SINGLE,
     grand_final: str = Tournament.GrandFinal.RESET,
+    swiss_rounds: int | None = None,
 ) -> Shape:
     """The drawn bracket's shape; pure and deterministic, so every worker can cache it."""
     if format == Tournament.Format.DOUBLE:
         return build_layout(n_entries, grand_final=grand_final)
+    if format == Tournament.Format.SWISS:
+        return build_swiss_layout(n_entries, swiss_rounds)
     return bk.build_bracket(n_entries, table_size, advance, third_place=third_place)
 
 
@@ -50,6 +54,7 @@ def shape_for(tournament: Tournament, n_entries: int) -> Shape:
         tournament.third_place,
         tournament.format,
         tournament.grand_final,
+        tournament.swiss_rounds,
     )
 
 
@@ -61,24 +66,29 @@ def bracket_of(tournament: Tournament) -> Shape:
 
 def _walkover(shape: Shape, ref: bk.TableRef, present: list) -> tuple | None:
     """The table decided without play (see `bracket.walkover`), or None."""
-    if isinstance(shape, DoubleLayout):
-        return shape.walkover(ref, present)
-    return bk.walkover(shape, ref, present)
+    if isinstance(shape, bk.Bracket):
+        return bk.walkover(shape, ref, present)
+    return shape.walkover(ref, present)
 
 
 def _moves(shape: Shape, ref: bk.TableRef, ranking, seated=(), gone=()) -> tuple[bk.Move, ...]:
     """Where a decided table's players sit next. Double elimination also needs who sat
     there (the loser drops) and who left the event (they do not)."""
-    if isinstance(shape, DoubleLayout):
-        return shape.moves(ref, ranking, seated, gone)
-    return bk.advance(shape, ref, ranking)
+    if isinstance(shape, bk.Bracket):
+        return bk.advance(shape, ref, ranking)
+    return shape.moves(ref, ranking, seated, gone)
 
 
 def _stage(shape: Shape, ref: bk.TableRef) -> int:
     """What `Entry.out_round` records for an entry whose last table is this one."""
-    if isinstance(shape, DoubleLayout):
-        return shape.stage(ref)
-    return ref[0]
+    if isinstance(shape, bk.Bracket):
+        return ref[0]
+    return shape.stage(ref)
+
+
+def _may_end_round(shape: Shape, ref: bk.TableRef) -> bool:
+    """Whether finishing this table may end the tournament, or (Swiss) its round."""
+    return isinstance(shape, SwissLayout) or ref[0] == shape.n_rounds
 
 
 def _ref(table: Table) -> bk.TableRef:

@@ -10,6 +10,7 @@ from config.errors import Conflict, DomainError, NotAllowed
 from engine import variants
 from gameplay.models import VARIANT_CHOICES
 from tournaments import bracket as bk
+from tournaments.formats.tiebreaks import TIEBREAKS
 from tournaments.models import Prize, Tournament
 from tournaments.services.common import BEFORE_START, _check_organiser, _lock, can_organise
 
@@ -31,10 +32,12 @@ EDITABLE = (
     "turn_seconds",
     "spectators_allowed",
     "grand_final",
+    "swiss_rounds",
+    "tiebreaks",
 )
 
 # Formats whose services run them today; the others are refused at creation.
-RUNNABLE_FORMATS = (Tournament.Format.SINGLE, Tournament.Format.DOUBLE)
+RUNNABLE_FORMATS = (Tournament.Format.SINGLE, Tournament.Format.DOUBLE, Tournament.Format.SWISS)
 
 
 def validate_settings(values: dict) -> None:
@@ -101,6 +104,20 @@ def _validate_format(values: dict) -> None:
         raise DomainError(
             "Double elimination is played head-to-head, without a third-place match "
             "(the losers' bracket decides third place).",
+            code="invalid_settings",
+        )
+    if form == Tournament.Format.SWISS and values["table_size"] != 2:
+        raise DomainError(
+            "Swiss events are played head-to-head here; tables of 3 to 6 are to come.",
+            code="invalid_settings",
+        )
+    rounds = values.get("swiss_rounds")
+    if rounds is not None and not 1 <= rounds <= 30:
+        raise DomainError("A Swiss event plays 1 to 30 rounds.", code="invalid_settings")
+    keys = values.get("tiebreaks") or []
+    if any(key not in TIEBREAKS for key in keys) or len(set(keys)) != len(keys):
+        raise DomainError(
+            f"Tie-breaks are chosen once each from {', '.join(TIEBREAKS)}.",
             code="invalid_settings",
         )
     if values.get("grand_final", "reset") not in Tournament.GrandFinal.values:

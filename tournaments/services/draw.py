@@ -17,6 +17,7 @@ from config.jobs import enqueue
 from gameplay.models import Rating
 from tournaments import bracket as bk
 from tournaments.formats.double_layout import DoubleLayout
+from tournaments.formats.swiss_layout import SwissLayout
 from tournaments.models import Entry, Round, Table, TableSeat, Tournament
 from tournaments.services.common import (
     BEFORE_START,
@@ -173,11 +174,12 @@ def _rounds(tournament: Tournament, shape: Shape) -> list[Round]:
             for r, (side, side_round) in enumerate(shape.sides, start=1)
         ]
     n_rounds = shape.n_rounds
+    swiss = isinstance(shape, SwissLayout)
     return [
         Round(
             tournament=tournament,
             number=r,
-            name=round_name(r, n_rounds),
+            name=f"Round {r}" if swiss else round_name(r, n_rounds),
             best_of=final_best_of if r == n_rounds else tournament.best_of,
         )
         for r in range(1, n_rounds + 1)

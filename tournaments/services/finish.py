@@ -7,8 +7,10 @@ from datetime import datetime
 from gameplay import services as gameplay
 from gameplay.models import Metric
 from tournaments.formats.double_layout import DoubleLayout
+from tournaments.formats.swiss_layout import SwissLayout
 from tournaments.models import Entry, Prize, Table, TableSeat, Tournament
-from tournaments.services.common import Shape, _lock, _store_numbers, bracket_of
+from tournaments.services import swiss
+from tournaments.services.common import LEFT, Shape, _lock, _store_numbers, bracket_of
 
 
 def _maybe_finish_tournament(tournament_id: int, now: datetime) -> None:
@@ -18,6 +20,12 @@ def _maybe_finish_tournament(tournament_id: int, now: datetime) -> None:
     if tournament.status != Tournament.Status.RUNNING:
         return
     shape = bracket_of(tournament)
+    if isinstance(shape, SwissLayout):
+        if swiss.newest_round_over(tournament) is None:
+            return
+        if not swiss.pair_next_round(tournament, shape, now):
+            _finish_swiss(tournament, now)
+        return
     if (
         Table.objects.filter(tournament=tournament, round_number=shape.n_rounds)
         .exclude(status=Table.Status.DONE)
@@ -78,6 +86,29 @@ def _finish_tournament(tournament: Tournament, shape: Shape, now: datetime) -> N
         ).order_by("-table__round_number", "finish")
     ]
     champion = final_ranking[0] if final_ranking else None
+    _close(tournament, places, champion, forfeiters, now)
+
+
+def _finish_swiss(tournament: Tournament, now: datetime) -> None:
+    """Placements are the standings' ranks (ties share one); the top of them is champion."""
+    standings = swiss.swiss_standings(tournament)
+    places = [(row.entry, row.rank) for row in standings]
+    _store_numbers(places, "placement")
+    forfeiters = set(
+        TableSeat.objects.filter(table__tournament=tournament, forfeited=True).values_list(
+            "entry_id", flat=True
+        )
+    )
+    left = set(
+        Entry.objects.filter(tournament=tournament, status__in=LEFT).values_list("pk", flat=True)
+    )
+    champion = next((row.entry for row in standings if row.entry not in left), None)
+    _close(tournament, places, champion, forfeiters, now)
+
+
+def _close(tournament, places, champion, forfeiters, now: datetime) -> None:
+    """The entries' last statuses, the tournament finished, prizes and the champion's
+    metrics: once, since the caller saw the tournament running under its lock."""
     Entry.objects.filter(tournament=tournament, status=Entry.Status.PLAYING).update(
         status=Entry.Status.ELIMINATED
     )

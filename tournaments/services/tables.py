@@ -16,6 +16,7 @@ from tournaments.services.batch import Batch, Start, _next_number
 from tournaments.services.common import (
     LEFT,
     _check_organiser,
+    _may_end_round,
     _moves,
     _ref,
     _stage,
@@ -147,7 +148,7 @@ def _finish_table(table: Table, ranking, *, walkover: bool, batch: Batch) -> Non
     targets = {slot.table for slot in spec.feeds_into}
     if targets:
         _feed(tournament, targets, moves, {s.entry_id: s for s in seats}, batch)
-    if table.round_number == shape.n_rounds:
+    if _may_end_round(shape, spec.ref):
         batch.finals.add(tournament.pk)
 
 
