@@ -111,7 +111,8 @@ def draw(n: int, players: list[int], bound: float = DRAW_SECONDS_BOUND, **settin
     verdict = "met" if seconds <= bound else "MISSED"
     print(
         f"draw {n:,} entries ({label} elimination): {seconds:.2f} s stored on "
-        f"{connection.vendor} (bound {bound:.0f} s: {verdict}); {queries} queries, "
+        f"{connection.vendor}, load {os.getloadavg()[0]:.1f} (bound {bound:.0f} s: {verdict}); "
+        f"{queries} queries, "
         f"1,024 entries take {small} ({'flat' if queries == small else 'GROWS'})"
     )
 
@@ -214,7 +215,7 @@ def main() -> None:
         if "draw" in only:
             draw(args.draw, players)
         if "double" in only:
-            draw(args.double, players, format="double")
+            draw(args.double, players, bound=FORMAT_SECONDS_BOUND, format="double")
             draw(args.double, players, bound=FORMAT_SECONDS_BOUND)  # beside it: single
         if "swiss" in only:
             swiss_pairing(args.swiss)

@@ -126,6 +126,13 @@ class TournamentForm(forms.Form):
         choices=[("", "—"), *TIEBREAK_CHOICES],
         help_text="None chosen: Buchholz, Sonneborn-Berger, head-to-head.",
     )
+    place_points = forms.RegexField(
+        label="Swiss points by place (tables of 3 to 6)",
+        regex=r"^\s*\d+(\s*,\s*\d+)*\s*$",
+        required=False,
+        help_text="From first place down, e.g. 3, 1, 0, 0. Empty: 3, 1, 0, 0.",
+        error_messages={"invalid": "Whole numbers separated by commas, e.g. 3, 1, 0, 0."},
+    )
     table_size = forms.TypedChoiceField(
         label="Players per table",
         coerce=int,
@@ -281,6 +288,8 @@ class TournamentForm(forms.Form):
             name: value for name, value in chosen.items() if value not in (None, "")
         }
         values["tiebreaks"] = [data[name] for name in TIEBREAK_FIELDS if data.get(name)]
+        text = data.get("place_points") or ""
+        values["place_points"] = [int(part) for part in text.split(",") if part.strip()]
         values["prizes"] = [
             {
                 "placement": data[f"prize_{row}_placement"],
@@ -322,6 +331,7 @@ def _seats(variant: str) -> str:
 
 def initial_of(tournament: Tournament) -> dict:
     initial = {name: getattr(tournament, name) for name in PLAIN_SETTINGS}
+    initial["place_points"] = ", ".join(map(str, tournament.place_points or []))
     for name, key in zip(TIEBREAK_FIELDS, tournament.tiebreaks or [], strict=False):
         initial[name] = key
     for key, value in (tournament.options or {}).items():

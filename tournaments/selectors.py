@@ -143,7 +143,10 @@ def bracket(tournament: Tournament) -> dict:
     if tournament.format == Tournament.Format.SWISS:
         structure["swiss_rounds"] = shape.n_rounds if shape else tournament.swiss_rounds
         keys = list(tournament.tiebreaks or DEFAULT_TIEBREAKS)
-        labels = dict(TIEBREAK_CHOICES)
+        if tournament.table_size > 2:
+            keys = list(services.TABLE_TIEBREAKS)
+            structure["place_points"] = list(services.place_points(tournament))
+        labels = {**dict(TIEBREAK_CHOICES), "firsts": "First places", "opposition": "Opposition"}
         structure["tiebreaks"] = [{"key": key, "name": labels[key]} for key in keys]
         structure["standings"] = standings(tournament) if shape else []
     return structure

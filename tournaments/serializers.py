@@ -70,6 +70,9 @@ class TournamentWriteSerializer(serializers.Serializer):
     swiss_rounds = serializers.IntegerField(
         required=False, allow_null=True, min_value=1, max_value=30
     )
+    place_points = serializers.ListField(
+        child=serializers.IntegerField(min_value=0, max_value=1000), required=False, max_length=6
+    )
     tiebreaks = serializers.ListField(
         child=serializers.ChoiceField(choices=TIEBREAK_CHOICES), required=False, max_length=6
     )

@@ -102,8 +102,8 @@ def test_a_disqualified_entry_is_paired_no_more_and_keeps_its_score():
 
 
 def test_swiss_settings_are_checked():
-    with pytest.raises(DomainError, match="head-to-head"):
-        open_tournament(format="swiss", variant="basic", table_size=4, advance=1)
+    with pytest.raises(DomainError, match="1 to 30 rounds"):
+        open_tournament(format="swiss", swiss_rounds=0)
     with pytest.raises(DomainError, match="Tie-breaks"):
         open_tournament(format="swiss", tiebreaks=["buchholz", "buchholz"])
 

@@ -10,11 +10,12 @@ service, and any table of any round answers `table` with the same plain spec.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 
 from tournaments import bracket as bk
-from tournaments.formats import swiss
+from tournaments.formats import swiss, swiss_tables
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,19 +50,49 @@ class SwissLayout:
         return bk.TableRef(*ref).round
 
 
-def round_tables(round_number: int, pairing: swiss.Pairing) -> tuple[bk.Table, ...]:
-    """A paired round as tables: the pairs in board order, then the bye alone at a table."""
-    tables = [
-        bk.Table(bk.TableRef(round_number, board), (first, second), 2)
-        for board, (first, second) in enumerate(pairing.pairs)
-    ]
-    if pairing.bye is not None:
-        tables.append(bk.Table(bk.TableRef(round_number, len(tables)), (pairing.bye, None), 2))
-    return tuple(tables)
+def round_tables(
+    round_number: int, pairing: swiss.Pairing | swiss_tables.TableRound, table_size: int = 2
+) -> tuple[bk.Table, ...]:
+    """A paired round as tables in board order, seats in seat order (seat 0 starts); then
+    each bye or sit-out alone at a table of its own, which is theirs without play."""
+    if isinstance(pairing, swiss.Pairing):
+        seated, alone = pairing.pairs, [] if pairing.bye is None else [pairing.bye]
+    else:
+        seated, alone = pairing.tables, list(pairing.sitting_out)
+    rows = [*seated, *((entry,) for entry in alone)]
+    return tuple(
+        bk.Table(
+            bk.TableRef(round_number, board),
+            tuple(entries) + (None,) * (table_size - len(entries)),
+            table_size,
+        )
+        for board, entries in enumerate(rows)
+    )
 
 
-def build_swiss_layout(n_entries: int, n_rounds: int | None = None) -> SwissLayout:
-    """Round one for seeds 1..n paired by the Swiss rules (top half meets bottom half)."""
-    rounds = n_rounds or swiss.default_rounds(n_entries)
-    first = swiss.pair_round(list(range(1, n_entries + 1)))
-    return SwissLayout(n_entries, rounds, (round_tables(1, first),))
+def default_rounds(n_entries: int, table_size: int = 2) -> int:
+    """Head-to-head: ceil(log2 n) (`swiss.default_rounds`). At tables of k: ceil(log_k n)
+    rounds, plus one, at least two; a table's winner is one of k, not one of two, so fewer
+    rounds separate the top, and the extra round lets the leaders meet."""
+    if table_size == 2:
+        return swiss.default_rounds(n_entries)
+    return max(2, math.ceil(math.log(n_entries, table_size) - 1e-9) + 1)
+
+
+def build_swiss_layout(
+    n_entries: int,
+    n_rounds: int | None = None,
+    table_size: int = 2,
+    points: tuple[float, ...] = (),
+) -> SwissLayout:
+    """Round one for seeds 1..n paired by the Swiss rules: head-to-head, top half meets
+    bottom half; at tables, seeds dealt in order with the sit-outs at the bottom."""
+    rounds = n_rounds or default_rounds(n_entries, table_size)
+    seeds = list(range(1, n_entries + 1))
+    if table_size == 2:
+        first = swiss.pair_round(seeds)
+    else:
+        first = swiss_tables.pair_tables(
+            seeds, table_size=table_size, points=points or swiss_tables.DEFAULT_POINTS
+        )
+    return SwissLayout(n_entries, rounds, (round_tables(1, first, table_size),), table_size)

@@ -72,7 +72,7 @@ from tournaments.services.schedule import (
     tournaments_with_ready_tables,
     waiting_tables,
 )
-from tournaments.services.swiss import swiss_standings
+from tournaments.services.swiss import TABLE_TIEBREAKS, place_points, swiss_standings
 from tournaments.services.tables import (
     table_deadline,
     table_replay,
@@ -89,6 +89,7 @@ __all__ = [
     "OPEN_FOR_ENTRIES",
     "RUNNABLE_FORMATS",
     "STARTABLE",
+    "TABLE_TIEBREAKS",
     "bracket_of",
     "can_organise",
     "can_run",
@@ -97,6 +98,7 @@ __all__ = [
     "entry_register",
     "entry_set_seed",
     "entry_withdraw",
+    "place_points",
     "round_name",
     "swiss_standings",
     "table_deadline",

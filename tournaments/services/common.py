@@ -37,12 +37,13 @@ def _shape(
     format: str = Tournament.Format.SINGLE,
     grand_final: str = Tournament.GrandFinal.RESET,
     swiss_rounds: int | None = None,
+    place_points: tuple[float, ...] = (),
 ) -> Shape:
     """The drawn bracket's shape; pure and deterministic, so every worker can cache it."""
     if format == Tournament.Format.DOUBLE:
         return build_layout(n_entries, grand_final=grand_final)
     if format == Tournament.Format.SWISS:
-        return build_swiss_layout(n_entries, swiss_rounds)
+        return build_swiss_layout(n_entries, swiss_rounds, table_size, place_points)
     return bk.build_bracket(n_entries, table_size, advance, third_place=third_place)
 
 
@@ -55,6 +56,7 @@ def shape_for(tournament: Tournament, n_entries: int) -> Shape:
         tournament.format,
         tournament.grand_final,
         tournament.swiss_rounds,
+        tuple(tournament.place_points or ()),
     )
 
 

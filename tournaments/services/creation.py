@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import secrets
+from itertools import pairwise
 
 from django.db import transaction
 
@@ -34,6 +35,7 @@ EDITABLE = (
     "grand_final",
     "swiss_rounds",
     "tiebreaks",
+    "place_points",
 )
 
 # Formats whose services run them today; the others are refused at creation.
@@ -106,9 +108,14 @@ def _validate_format(values: dict) -> None:
             "(the losers' bracket decides third place).",
             code="invalid_settings",
         )
-    if form == Tournament.Format.SWISS and values["table_size"] != 2:
+    points = values.get("place_points") or []
+    if points and (
+        len(points) > values["table_size"]
+        or any(not isinstance(p, int | float) or p < 0 for p in points)
+        or any(a < b for a, b in pairwise(points))
+    ):
         raise DomainError(
-            "Swiss events are played head-to-head here; tables of 3 to 6 are to come.",
+            "Points by place go from first place down, never rising, one per seat at most.",
             code="invalid_settings",
         )
     rounds = values.get("swiss_rounds")

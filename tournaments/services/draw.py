@@ -107,6 +107,13 @@ def tournament_start(*, tournament_id: int, by=None, now: datetime | None = None
             raise Conflict(
                 f"A bracket needs two entries; {len(entries)} can play.", code="too_few_entries"
             )
+        seats = tournament.table_size
+        if tournament.format == Tournament.Format.SWISS and len(entries) < max(3, seats - 1):
+            raise Conflict(
+                f"Swiss tables of {seats} need {max(3, seats - 1)} entries; "
+                f"{len(entries)} can play.",
+                code="too_few_entries",
+            )
         ordered = _seed_order(tournament, entries)
         shape = shape_for(tournament, len(ordered))
         tournament.entries_count = len(ordered)
