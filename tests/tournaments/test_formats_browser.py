@@ -46,3 +46,24 @@ def test_the_organiser_form_offers_the_format_and_its_grand_final(page, login):
     tournament = Tournament.objects.get(name="Losers Get Another Go")
     assert (tournament.format, tournament.grand_final) == ("double", "simple")
     assert "Double elimination, grand final of one match" in page.locator("body").inner_text()
+
+
+def test_a_swiss_page_shows_standings_with_tie_breaks_and_each_rounds_pairings(page, shoot):
+    tournament = open_tournament(
+        name="Swiss Gin", format="swiss", show_up_seconds=0, tiebreaks=["sonneborn_berger"]
+    )
+    register_all(tournament, bots(5))
+    services.tournament_start(tournament_id=tournament.pk)
+    page.goto(f"/tournaments/{tournament.pk}/")
+    headers = page.locator("table.standings thead th").all_text_contents()
+    assert headers == ["#", "Player", "Seed", "Score", "Sonneborn-Berger"]
+    assert page.locator("table.standings tbody tr").count() == 5
+    assert page.locator(".swiss-rounds .round").count() == 3  # rounds, paired as they come
+    assert page.locator(".swiss-rounds .round[data-round='1'] .btable").count() == 3
+    drive(tournament)
+    page.wait_for_selector(".swiss[data-status=finished]", timeout=15_000)
+    assert page.locator(".swiss-rounds .round[data-round='3'] .btable").count() == 3
+    assert page.locator("table.standings tr.champion").count() == 1
+    shoot("swiss-standings")
+    page.reload()
+    assert "in the standings" in page.locator("body").inner_text()  # the placements' words
