@@ -11,7 +11,6 @@ from django import forms
 from engine import variants
 from gameplay.models import VARIANT_CHOICES, Reward, Title
 from tournaments.models import TIEBREAK_CHOICES, Tournament
-from tournaments.services import RUNNABLE_FORMATS
 
 ODD = [(n, str(n)) for n in (1, 3, 5, 7, 9)]
 TIEBREAK_FIELDS = ("tiebreak_1", "tiebreak_2", "tiebreak_3")
@@ -31,6 +30,8 @@ PLAIN_SETTINGS = (
     "format",
     "grand_final",
     "swiss_rounds",
+    "groups",
+    "group_advance",
     "table_size",
     "advance",
     "best_of",
@@ -98,9 +99,10 @@ class TournamentForm(forms.Form):
     name = forms.CharField(max_length=120)
     variant = forms.ChoiceField(choices=VARIANT_CHOICES, initial="gin")
     format = forms.ChoiceField(
-        choices=[(f.value, f.label) for f in Tournament.Format if f in RUNNABLE_FORMATS],
+        choices=Tournament.Format.choices,
         initial=Tournament.Format.SINGLE,
-        help_text="Double elimination: nobody is out before losing twice (head-to-head).",
+        help_text="Double elimination and two-stage events are head-to-head; Swiss "
+        "events also play at tables of 3 to 6 (points by place).",
     )
     grand_final = forms.ChoiceField(
         label="Grand final (double elimination)",
@@ -125,6 +127,20 @@ class TournamentForm(forms.Form):
         required=False,
         choices=[("", "—"), *TIEBREAK_CHOICES],
         help_text="None chosen: Buchholz, Sonneborn-Berger, head-to-head.",
+    )
+    groups = forms.IntegerField(
+        label="Groups (two-stage)",
+        required=False,
+        min_value=1,
+        max_value=64,
+        help_text="Round-robin groups, dealt by seed. Empty: one group.",
+    )
+    group_advance = forms.IntegerField(
+        label="Going through from each group",
+        required=False,
+        min_value=1,
+        max_value=64,
+        help_text="Into a knock-out; group winners meet other groups' runners-up. Empty: 2.",
     )
     place_points = forms.RegexField(
         label="Swiss points by place (tables of 3 to 6)",

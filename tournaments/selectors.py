@@ -140,6 +140,8 @@ def bracket(tournament: Tournament) -> dict:
     if tournament.format == Tournament.Format.DOUBLE:
         structure["grand_final"] = tournament.grand_final
         structure["sides"] = _sides(tournament, drawn)
+    if tournament.format == Tournament.Format.TWO_STAGE and shape is not None:
+        structure.update(_two_stage(tournament, shape, drawn))
     if tournament.format == Tournament.Format.SWISS:
         structure["swiss_rounds"] = shape.n_rounds if shape else tournament.swiss_rounds
         keys = list(tournament.tiebreaks or DEFAULT_TIEBREAKS)
@@ -150,6 +152,63 @@ def bracket(tournament: Tournament) -> dict:
         structure["tiebreaks"] = [{"key": key, "name": labels[key]} for key in keys]
         structure["standings"] = standings(tournament) if shape else []
     return structure
+
+
+def _two_stage(tournament: Tournament, shape, rounds: list[dict]) -> dict:
+    """The groups, each with its entries in their current order (played, won, game
+    points), and the two stages' rounds: Challonge's group stage, then its final stage."""
+    order = services.group_orders(tournament, shape)
+    record: dict[int, list[int]] = {}
+    for entry_id, finish, points in TableSeat.objects.filter(
+        table__tournament=tournament,
+        table__round_number__lte=shape.n_group_rounds,
+        table__status=Table.Status.DONE,
+        table__walkover=False,
+    ).values_list("entry_id", "finish", "points"):
+        row = record.setdefault(entry_id, [0, 0, 0])
+        row[0] += 1
+        row[1] += int(finish == 1)
+        row[2] += points
+    players = {
+        e.pk: e
+        for e in Entry.objects.filter(tournament=tournament, seed__isnull=False).select_related(
+            "player"
+        )
+    }
+    advance = tournament.group_advance or 2
+    return {
+        "groups": [
+            {
+                "name": f"Group {chr(ord('A') + g)}" if g < 26 else f"Group {g + 1}",
+                "entries": [
+                    {
+                        "place": place,
+                        "entry": pk,
+                        "player": players[pk].player.display_name,
+                        "seed": players[pk].seed,
+                        "played": record.get(pk, [0, 0, 0])[0],
+                        "won": record.get(pk, [0, 0, 0])[1],
+                        "points": record.get(pk, [0, 0, 0])[2],
+                        "qualifying": place <= advance,
+                    }
+                    for place, pk in enumerate(entries, start=1)
+                ],
+            }
+            for g, entries in enumerate(order)
+        ],
+        "stages": [
+            {
+                "name": "Group stage",
+                "status": tournament.status,
+                "rounds": [r for r in rounds if r["number"] <= shape.n_group_rounds],
+            },
+            {
+                "name": "Knock-out",
+                "status": tournament.status,
+                "rounds": [r for r in rounds if r["number"] > shape.n_group_rounds],
+            },
+        ],
+    }
 
 
 def standings(tournament: Tournament) -> list[dict]:

@@ -2,7 +2,7 @@ from rest_framework import serializers
 
 from gameplay.models import VARIANT_CHOICES, Reward, Title
 from tournaments.models import TIEBREAK_CHOICES, Entry, Prize, Tournament
-from tournaments.services import EDITABLE, RUNNABLE_FORMATS
+from tournaments.services import EDITABLE
 
 # What the PositiveIntegerField columns hold (PostgreSQL integer); past it is a 400, not a 500.
 INT_MAX = 2**31 - 1
@@ -65,10 +65,14 @@ class TournamentWriteSerializer(serializers.Serializer):
     name = serializers.CharField(max_length=120)
     variant = serializers.ChoiceField(choices=VARIANT_CHOICES)
     options = serializers.DictField(required=False)
-    format = serializers.ChoiceField(choices=list(RUNNABLE_FORMATS), required=False)
+    format = serializers.ChoiceField(choices=Tournament.Format.choices, required=False)
     grand_final = serializers.ChoiceField(choices=Tournament.GrandFinal.choices, required=False)
     swiss_rounds = serializers.IntegerField(
         required=False, allow_null=True, min_value=1, max_value=30
+    )
+    groups = serializers.IntegerField(required=False, allow_null=True, min_value=1, max_value=64)
+    group_advance = serializers.IntegerField(
+        required=False, allow_null=True, min_value=1, max_value=64
     )
     place_points = serializers.ListField(
         child=serializers.IntegerField(min_value=0, max_value=1000), required=False, max_length=6

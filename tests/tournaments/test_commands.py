@@ -83,9 +83,26 @@ def test_simulate_a_double_elimination_through_a_worker(celery_test_queue):
     assert summary["validated_matches"] == summary["matches"]
 
 
-def test_simulate_refuses_a_format_that_does_not_run_yet():
-    with pytest.raises(Exception, match="cannot be run yet"):
-        simulate("--players", "4", "--format", "two-stage", "--eager")
+def test_simulate_a_two_stage_event_eagerly():
+    summary, _ = simulate(
+        "--players",
+        "6",
+        "--format",
+        "two-stage",
+        "--groups",
+        "2",
+        "--group-advance",
+        "2",
+        "--seed",
+        "4",
+        "--eager",
+        "--json",
+    )
+    assert (summary["status"], summary["format"]) == ("finished", "two_stage")
+    # Two groups of three play three rounds (one sits out each); four go on to a bracket.
+    assert summary["rounds"] == 3 + 2
+    assert summary["matches"] == summary["validated_matches"] == 6 + 3
+    assert summary["champion"] is not None
 
 
 def test_simulate_a_swiss_event_eagerly():

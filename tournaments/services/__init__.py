@@ -49,7 +49,6 @@ from tournaments.services.common import (
 )
 from tournaments.services.creation import (
     EDITABLE,
-    RUNNABLE_FORMATS,
     tournament_create,
     tournament_update,
     validate_settings,
@@ -58,6 +57,7 @@ from tournaments.services.draw import entry_set_seed, round_name, tournament_sta
 from tournaments.services.finish import (
     _maybe_finish_tournament as _maybe_finish_tournament,  # tests finish twice through it
 )
+from tournaments.services.groups import group_orders
 from tournaments.services.leaving import entry_disqualify, entry_withdraw
 from tournaments.services.registration import (
     entry_check_in,
@@ -87,7 +87,6 @@ __all__ = [
     "BEFORE_START",
     "EDITABLE",
     "OPEN_FOR_ENTRIES",
-    "RUNNABLE_FORMATS",
     "STARTABLE",
     "TABLE_TIEBREAKS",
     "bracket_of",
@@ -98,6 +97,7 @@ __all__ = [
     "entry_register",
     "entry_set_seed",
     "entry_withdraw",
+    "group_orders",
     "place_points",
     "round_name",
     "swiss_standings",

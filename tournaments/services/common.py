@@ -12,6 +12,7 @@ from gameplay import services as gameplay
 from tournaments import bracket as bk
 from tournaments.formats.double_layout import DoubleLayout, build_layout
 from tournaments.formats.swiss_layout import SwissLayout, build_swiss_layout
+from tournaments.formats.two_stage_layout import TwoStageLayout, build_two_stage
 from tournaments.models import Entry, Table, Tournament
 
 OPEN_FOR_ENTRIES = (Tournament.Status.REGISTRATION, Tournament.Status.CHECK_IN)
@@ -21,7 +22,7 @@ ADMITTED = (Entry.Status.REGISTERED, Entry.Status.CHECKED_IN)
 ACTIVE_ENTRY = (*ADMITTED, Entry.Status.WAITLISTED)
 
 
-Shape = bk.Bracket | DoubleLayout | SwissLayout
+Shape = bk.Bracket | DoubleLayout | SwissLayout | TwoStageLayout
 
 # Entries whose seat was forfeited because they left the event: in double elimination
 # they do not drop into the losers' bracket.
@@ -38,12 +39,16 @@ def _shape(
     grand_final: str = Tournament.GrandFinal.RESET,
     swiss_rounds: int | None = None,
     place_points: tuple[float, ...] = (),
+    groups: int | None = None,
+    group_advance: int | None = None,
 ) -> Shape:
     """The drawn bracket's shape; pure and deterministic, so every worker can cache it."""
     if format == Tournament.Format.DOUBLE:
         return build_layout(n_entries, grand_final=grand_final)
     if format == Tournament.Format.SWISS:
         return build_swiss_layout(n_entries, swiss_rounds, table_size, place_points)
+    if format == Tournament.Format.TWO_STAGE:
+        return build_two_stage(n_entries, groups or 1, group_advance or 2)
     return bk.build_bracket(n_entries, table_size, advance, third_place=third_place)
 
 
@@ -57,6 +62,8 @@ def shape_for(tournament: Tournament, n_entries: int) -> Shape:
         tournament.grand_final,
         tournament.swiss_rounds,
         tuple(tournament.place_points or ()),
+        tournament.groups,
+        tournament.group_advance,
     )
 
 
@@ -89,8 +96,13 @@ def _stage(shape: Shape, ref: bk.TableRef) -> int:
 
 
 def _may_end_round(shape: Shape, ref: bk.TableRef) -> bool:
-    """Whether finishing this table may end the tournament, or (Swiss) its round."""
-    return isinstance(shape, SwissLayout) or ref[0] == shape.n_rounds
+    """Whether finishing this table may end the tournament, or (Swiss, a group stage) its
+    round."""
+    if isinstance(shape, SwissLayout):
+        return True
+    if isinstance(shape, TwoStageLayout) and shape.in_groups(ref):
+        return True
+    return ref[0] == shape.n_rounds
 
 
 def _ref(table: Table) -> bk.TableRef:

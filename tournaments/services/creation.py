@@ -36,10 +36,9 @@ EDITABLE = (
     "swiss_rounds",
     "tiebreaks",
     "place_points",
+    "groups",
+    "group_advance",
 )
-
-# Formats whose services run them today; the others are refused at creation.
-RUNNABLE_FORMATS = (Tournament.Format.SINGLE, Tournament.Format.DOUBLE, Tournament.Format.SWISS)
 
 
 def validate_settings(values: dict) -> None:
@@ -97,9 +96,6 @@ def _validate_format(values: dict) -> None:
     form = values.get("format") or Tournament.Format.SINGLE
     if form not in Tournament.Format.values:
         raise DomainError(f"Unknown format {form!r}.", code="invalid_settings")
-    if form not in RUNNABLE_FORMATS:
-        label = Tournament.Format(form).label
-        raise DomainError(f"{label} events cannot be run yet.", code="invalid_settings")
     if form == Tournament.Format.DOUBLE and (
         values["table_size"] != 2 or values.get("third_place")
     ):
@@ -108,6 +104,17 @@ def _validate_format(values: dict) -> None:
             "(the losers' bracket decides third place).",
             code="invalid_settings",
         )
+    if form == Tournament.Format.TWO_STAGE and (
+        values["table_size"] != 2 or values.get("third_place")
+    ):
+        raise DomainError(
+            "Two-stage events are played head-to-head, without a third-place match.",
+            code="invalid_settings",
+        )
+    for field in ("groups", "group_advance"):
+        n = values.get(field)
+        if n is not None and not 1 <= n <= 64:
+            raise DomainError(f"{field} must be from 1 to 64.", code="invalid_settings")
     points = values.get("place_points") or []
     if points and (
         len(points) > values["table_size"]

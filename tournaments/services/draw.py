@@ -18,6 +18,7 @@ from gameplay.models import Rating
 from tournaments import bracket as bk
 from tournaments.formats.double_layout import DoubleLayout
 from tournaments.formats.swiss_layout import SwissLayout
+from tournaments.formats.two_stage_layout import TwoStageLayout
 from tournaments.models import Entry, Round, Table, TableSeat, Tournament
 from tournaments.services.common import (
     BEFORE_START,
@@ -114,6 +115,15 @@ def tournament_start(*, tournament_id: int, by=None, now: datetime | None = None
                 f"{len(entries)} can play.",
                 code="too_few_entries",
             )
+        n_groups = tournament.groups or 1
+        if tournament.format == Tournament.Format.TWO_STAGE and (
+            len(entries) < 2 * n_groups or n_groups * (tournament.group_advance or 2) < 2
+        ):
+            raise Conflict(
+                f"{n_groups} groups need {2 * n_groups} entries and two qualifiers; "
+                f"{len(entries)} can play.",
+                code="too_few_entries",
+            )
         ordered = _seed_order(tournament, entries)
         shape = shape_for(tournament, len(ordered))
         tournament.entries_count = len(ordered)
@@ -182,6 +192,19 @@ def _rounds(tournament: Tournament, shape: Shape) -> list[Round]:
         ]
     n_rounds = shape.n_rounds
     swiss = isinstance(shape, SwissLayout)
+    if isinstance(shape, TwoStageLayout):
+        groups = shape.n_group_rounds
+        return [
+            Round(
+                tournament=tournament,
+                number=r,
+                name=f"Group round {r}"
+                if r <= groups
+                else round_name(r - groups, n_rounds - groups),
+                best_of=final_best_of if r == n_rounds else tournament.best_of,
+            )
+            for r in range(1, n_rounds + 1)
+        ]
     return [
         Round(
             tournament=tournament,
@@ -198,17 +221,36 @@ def _draw(tournament: Tournament, shape: Shape, ordered: list[Candidate], now: d
     rounds = Round.objects.bulk_create(_rounds(tournament, shape))
     round_ids = {r.number: r.pk for r in rounds}
     by_seed = {i + 1: e for i, e in enumerate(ordered)}
-    deadline = now + timedelta(seconds=tournament.show_up_seconds)
+    _store_tables(tournament, shape, shape.tables(), by_seed, round_ids, now)
+    _store_numbers(
+        [(e.pk, s) for s, e in by_seed.items()],
+        "seed",
+        extra={"status": Entry.Status.PLAYING, "out_round": 1},
+    )
 
+
+def _store_tables(
+    tournament: Tournament,
+    shape: Shape,
+    drawn: list[bk.Table],
+    by_seed: dict[int, Candidate],
+    round_ids: dict[int, int],
+    now: datetime,
+) -> None:
+    """Store these tables (each after its feeders; the first ones seated by seed) and
+    their seats; byes walk through in memory first. A two-stage event's bracket is stored
+    this way too, when its group stage is over, seeded by the qualifiers."""
+    deadline = now + timedelta(seconds=tournament.show_up_seconds)
+    first_round = drawn[0].ref.round
     seated: dict[bk.TableRef, dict[int, Candidate]] = defaultdict(dict)
-    for table in shape.rounds[0]:
+    for table in (t for t in drawn if t.ref.round == first_round):
         for index, seed in enumerate(table.seats):
             if seed is not None:
                 seated[table.ref][index] = by_seed[seed]
     fed: dict[bk.TableRef, int] = defaultdict(int)
     finish: dict[tuple[bk.TableRef, int], int] = {}
     tables = []
-    for table in shape.tables():
+    for table in drawn:
         status, walkover = Table.Status.PENDING, False
         if fed[table.ref] == len(table.feeders):
             players = [e for _, e in sorted(seated[table.ref].items())]
@@ -246,9 +288,9 @@ def _draw(tournament: Tournament, shape: Shape, ordered: list[Candidate], now: d
     _insert(Table, DRAWN_TABLE, tables)
     table_ids = {
         (r, p): pk
-        for r, p, pk in Table.objects.filter(tournament=tournament).values_list(
-            "round_number", "position", "pk"
-        )
+        for r, p, pk in Table.objects.filter(
+            tournament=tournament, round_number__gte=first_round
+        ).values_list("round_number", "position", "pk")
     }
     seed_of = {e.pk: s for s, e in by_seed.items()}
     everyone_present = not tournament.show_up_seconds
@@ -269,11 +311,6 @@ def _draw(tournament: Tournament, shape: Shape, ordered: list[Candidate], now: d
         for index, entry in at_table.items()
     ]
     _insert(TableSeat, DRAWN_SEAT, seats)
-    _store_numbers(
-        [(e.pk, s) for s, e in by_seed.items()],
-        "seed",
-        extra={"status": Entry.Status.PLAYING, "out_round": 1},
-    )
 
 
 def _insert(model, names: list[str], rows: list[tuple]) -> None:

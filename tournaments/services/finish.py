@@ -8,8 +8,9 @@ from gameplay import services as gameplay
 from gameplay.models import Metric
 from tournaments.formats.double_layout import DoubleLayout
 from tournaments.formats.swiss_layout import SwissLayout
+from tournaments.formats.two_stage_layout import TwoStageLayout
 from tournaments.models import Entry, Prize, Table, TableSeat, Tournament
-from tournaments.services import swiss
+from tournaments.services import groups, swiss
 from tournaments.services.common import LEFT, Shape, _lock, _store_numbers, bracket_of
 
 
@@ -26,6 +27,16 @@ def _maybe_finish_tournament(tournament_id: int, now: datetime) -> None:
         if not swiss.pair_next_round(tournament, shape, now):
             _finish_swiss(tournament, now)
         return
+    if isinstance(shape, TwoStageLayout):
+        newest = swiss.newest_round_over(tournament)
+        if newest is None:
+            return  # the newest round is still being played
+        if newest < shape.n_group_rounds:
+            groups.next_group_round(tournament, shape, newest + 1, now)
+            return
+        if newest == shape.n_group_rounds:
+            groups.draw_knockout(tournament, shape, now)
+            return
     if (
         Table.objects.filter(tournament=tournament, round_number=shape.n_rounds)
         .exclude(status=Table.Status.DONE)

@@ -40,8 +40,11 @@ class Command(BaseCommand):
             "--format",
             default="single",
             choices=["single", "double", "swiss", "two-stage"],
-            help="Tournament format (two-stage is refused until it runs).",
+            help="Tournament format.",
         )
+        parser.add_argument("--groups", type=int, help="Two-stage: round-robin groups.")
+        parser.add_argument("--group-advance", type=int, help="Two-stage: qualifiers a group.")
+        parser.add_argument("--swiss-rounds", type=int, help="Swiss: rounds to play.")
         parser.add_argument("--grand-final", default="reset", choices=["reset", "simple"])
         parser.add_argument("--table-size", type=int, default=2)
         parser.add_argument("--advance", type=int, default=1)
@@ -66,6 +69,9 @@ class Command(BaseCommand):
                 options=runner.quick_options(opts["variant"], opts["target"]),
                 format=opts["format"].replace("-", "_"),
                 grand_final=opts["grand_final"],
+                groups=opts["groups"],
+                group_advance=opts["group_advance"],
+                swiss_rounds=opts["swiss_rounds"],
                 table_size=opts["table_size"],
                 advance=opts["advance"],
                 best_of=opts["best_of"],
