@@ -10,7 +10,10 @@ those listed before it:
 * registration: opening registration and check-in, registering, the waiting list,
   checking in, closing check-in
 * draw: seeds, starting the tournament, storing the bracket
-* finish: placements and prizes once the last round is over
+* swiss: Swiss events' games read back, the next round paired, the standings
+* groups: two-stage events' next group round, group orders, the knock-out's draw
+* finish: placements and prizes once the last round is over; the next Swiss or group
+  round, or the two-stage knock-out, once a round is over
 * batch: what one transaction changes in the bracket, written together
 * tables: starting tables, showing up, the deadline, replays, feeding the next round
 * results: recording finished matches at their tables
