@@ -128,21 +128,27 @@ def build_layout(n_entries: int, *, grand_final: double.GrandFinal = "reset") ->
         for number, rnd in enumerate(side_rounds, start=1)
         for m in rnd
     }
+    # One Slot per (match, seat), shared by the table feeding it: 4,096 entries lay out
+    # 8,191 tables, and the draw builds this inside its transaction.
+    slot_of = {
+        (match, seat): bk.Slot(ref, seat) for match, ref in to_ref.items() for seat in (0, 1)
+    }
+    first_final = double.MatchRef("F", 1, 0)
     reset = double.MatchRef("F", 2, 0)
     rounds = []
     for rnd in side_rounds:
         tables = []
         for m in rnd:
             slots = [s for s in (m.winner_to, m.loser_to) if s is not None]
-            if m.ref == double.MatchRef("F", 1, 0) and grand_final == "reset":
+            if grand_final == "reset" and m.ref == first_final:
                 slots = [double.Slot(reset, 0), double.Slot(reset, 1)]
             tables.append(
                 bk.Table(
-                    ref=to_ref[m.ref],
-                    seats=m.seeds,
-                    capacity=2,
-                    feeders=tuple(to_ref[f] for f in m.feeders),
-                    feeds_into=tuple(bk.Slot(to_ref[s.match], s.seat) for s in slots),
+                    to_ref[m.ref],
+                    m.seeds,
+                    2,
+                    tuple([to_ref[f] for f in m.feeders]),
+                    tuple([slot_of[s] for s in slots]),
                 )
             )
         rounds.append(tuple(tables))
