@@ -5,7 +5,8 @@ Run::
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/knock \
     CELERY_BROKER_URL=redis://127.0.0.1:6379/9 \
         .venv/bin/python -m benchmarks.tournament_bench [--draw 65536] [--gin 4096] \
-        [--basic 1024] [--workers 2] [--only draw,gin,basic]
+        [--basic 1024] [--double 4096] [--swiss 4096] [--workers 2] \
+        [--only draw,double,swiss,gin,basic]
 
 It works in a throw-away database (``test_<name>``, created, migrated and dropped). Its
 worker processes share the default queue with the tasks they send, so give it a broker no
@@ -13,6 +14,9 @@ other Knock worker consumes (above: Redis database 9). It prints:
 
 * the draw: a bracket of ``--draw`` entries drawn and stored by ``tournament_start``, its
   seconds against the 5 s bound and its query count next to a 1,024-entry draw's (flat);
+* issue 18: a ``--double``-entry double-elimination bracket built and stored the same way
+  (bound 2 s, queries flat), beside the single-elimination draw of the same field; and one
+  Swiss round paired for ``--swiss`` players head-to-head and at four-seat tables (2 s);
 * a Gin tournament of ``--gin`` bots run to its champion by ``--workers`` Celery worker
   processes (``celery worker --concurrency``) through the broker: wall time, matches per
   second, and the share of the workers' time spent outside the engine (goal: under 50%).
@@ -50,6 +54,7 @@ from tournaments import runner, services  # noqa: E402
 from tournaments.models import Entry, Tournament  # noqa: E402
 
 DRAW_SECONDS_BOUND = 5.0
+FORMAT_SECONDS_BOUND = 2.0  # issue 18: Swiss pairing and the double-elimination draw
 OVERHEAD_GOAL = 0.5
 
 
@@ -90,10 +95,12 @@ def tournament(players: list[int], **settings_) -> Tournament:
     return t
 
 
-def draw(n: int, players: list[int]) -> None:
+def draw(n: int, players: list[int], bound: float = DRAW_SECONDS_BOUND, **settings_) -> None:
+    """Draw and store a bracket of `n` entries (and of 1,024, to show the query count flat)."""
+    label = settings_.get("format", "single")
     timings = {}
     for size in (1024, n):
-        t = tournament(players[:size], variant="gin", options={"target": 10})
+        t = tournament(players[:size], variant="gin", options={"target": 10}, **settings_)
         with CaptureQueriesContext(connection) as queries:
             started = time.perf_counter()
             services.tournament_start(tournament_id=t.pk)
@@ -101,12 +108,30 @@ def draw(n: int, players: list[int]) -> None:
         services.tournament_cancel(tournament_id=t.pk)
     seconds, queries = timings[n]
     small = timings[1024][1]
-    bound = "met" if seconds <= DRAW_SECONDS_BOUND else "MISSED"
+    verdict = "met" if seconds <= bound else "MISSED"
     print(
-        f"draw {n:,} entries: {seconds:.2f} s stored on {connection.vendor} "
-        f"(bound {DRAW_SECONDS_BOUND:.0f} s: {bound}); {queries} queries, "
+        f"draw {n:,} entries ({label} elimination): {seconds:.2f} s stored on "
+        f"{connection.vendor}, load {os.getloadavg()[0]:.1f} (bound {bound:.0f} s: {verdict}); "
+        f"{queries} queries, "
         f"1,024 entries take {small} ({'flat' if queries == small else 'GROWS'})"
     )
+
+
+def swiss_pairing(n: int) -> None:
+    """One Swiss round paired for `n` players, head-to-head and at four-seat tables: the
+    slowest round of a whole event with random results (benchmarks.formats_bench)."""
+    from benchmarks.formats_bench import swiss_event, tables_event
+
+    for label, event, rounds in (
+        ("head-to-head", swiss_event, 12),
+        ("at four-seat tables", tables_event, 8),
+    ):
+        seconds, slowest, _ = event(n, rounds, 1)
+        verdict = "met" if seconds <= FORMAT_SECONDS_BOUND else "MISSED"
+        print(
+            f"Swiss round, {n:,} players {label}: {seconds:.2f} s, the slowest of {rounds} "
+            f"rounds (round {slowest}; bound {FORMAT_SECONDS_BOUND:.0f} s: {verdict})"
+        )
 
 
 def run_through_workers(label: str, players: list[int], workers: int, **settings_) -> None:
@@ -172,7 +197,9 @@ def main() -> None:
     parser.add_argument("--gin", type=int, default=4096)
     parser.add_argument("--basic", type=int, default=1024)
     parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--only", default="draw,gin,basic")
+    parser.add_argument("--double", type=int, default=4096)
+    parser.add_argument("--swiss", type=int, default=4096)
+    parser.add_argument("--only", default="draw,double,swiss,gin,basic")
     args = parser.parse_args()
     only = set(args.only.split(","))
     if connection.vendor != "postgresql" or not settings.CELERY_BROKER_URL.startswith("redis"):
@@ -181,9 +208,17 @@ def main() -> None:
     database = os.environ["DATABASE_URL"].rsplit("/", 1)[0] + f"/{name}"
     workers = None
     try:
-        players = bots(max(args.draw if "draw" in only else 0, args.gin, args.basic))
+        sizes = [args.gin, args.basic]
+        sizes += [args.draw] if "draw" in only else []
+        sizes += [args.double] if "double" in only else []
+        players = bots(max(sizes))
         if "draw" in only:
             draw(args.draw, players)
+        if "double" in only:
+            draw(args.double, players, bound=FORMAT_SECONDS_BOUND, format="double")
+            draw(args.double, players, bound=FORMAT_SECONDS_BOUND)  # beside it: single
+        if "swiss" in only:
+            swiss_pairing(args.swiss)
         if only & {"gin", "basic"}:
             workers = start_workers(f"knock-bench-{uuid.uuid4().hex[:8]}", args.workers, database)
         if "gin" in only:

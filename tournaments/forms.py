@@ -10,9 +10,10 @@ from django import forms
 
 from engine import variants
 from gameplay.models import VARIANT_CHOICES, Reward, Title
-from tournaments.models import Tournament
+from tournaments.models import TIEBREAK_CHOICES, Tournament
 
 ODD = [(n, str(n)) for n in (1, 3, 5, 7, 9)]
+TIEBREAK_FIELDS = ("tiebreak_1", "tiebreak_2", "tiebreak_3")
 PRIZE_ROWS = 4
 PRIZE_PARTS = ("placement", "coins", "xp", "title", "reward")
 WINDOWS = (
@@ -26,6 +27,11 @@ WINDOWS = (
 PLAIN_SETTINGS = (
     "name",
     "variant",
+    "format",
+    "grand_final",
+    "swiss_rounds",
+    "groups",
+    "group_advance",
     "table_size",
     "advance",
     "best_of",
@@ -40,7 +46,7 @@ PLAIN_SETTINGS = (
     *WINDOWS,
 )
 # Fixed once the tournament exists (tournaments.services.tournament_update refuses them).
-FIXED = ("variant", "table_size", "advance", "entry_fee")
+FIXED = ("variant", "format", "table_size", "advance", "entry_fee")
 
 
 def option_field_name(variant: str, option: str) -> str:
@@ -92,6 +98,57 @@ class DateTimeLocal(forms.DateTimeInput):
 class TournamentForm(forms.Form):
     name = forms.CharField(max_length=120)
     variant = forms.ChoiceField(choices=VARIANT_CHOICES, initial="gin")
+    format = forms.ChoiceField(
+        choices=Tournament.Format.choices,
+        initial=Tournament.Format.SINGLE,
+        help_text="Double elimination and two-stage events are head-to-head; Swiss "
+        "events also play at tables of 3 to 6 (points by place).",
+    )
+    grand_final = forms.ChoiceField(
+        label="Grand final (double elimination)",
+        choices=Tournament.GrandFinal.choices,
+        initial=Tournament.GrandFinal.RESET,
+    )
+    swiss_rounds = forms.IntegerField(
+        label="Swiss rounds",
+        required=False,
+        min_value=1,
+        max_value=30,
+        help_text="Empty: enough rounds to leave one perfect score (log2 of the field).",
+    )
+    tiebreak_1 = forms.ChoiceField(
+        label="Swiss tie-break 1", required=False, choices=[("", "—"), *TIEBREAK_CHOICES]
+    )
+    tiebreak_2 = forms.ChoiceField(
+        label="Swiss tie-break 2", required=False, choices=[("", "—"), *TIEBREAK_CHOICES]
+    )
+    tiebreak_3 = forms.ChoiceField(
+        label="Swiss tie-break 3",
+        required=False,
+        choices=[("", "—"), *TIEBREAK_CHOICES],
+        help_text="None chosen: Buchholz, Sonneborn-Berger, head-to-head.",
+    )
+    groups = forms.IntegerField(
+        label="Groups (two-stage)",
+        required=False,
+        min_value=1,
+        max_value=64,
+        help_text="Round-robin groups, dealt by seed. Empty: one group.",
+    )
+    group_advance = forms.IntegerField(
+        label="Going through from each group",
+        required=False,
+        min_value=1,
+        max_value=64,
+        help_text="Into a knock-out; group winners meet other groups' runners-up. Empty: 2.",
+    )
+    place_points = forms.RegexField(
+        label="Swiss points by place (tables of 3 to 6)",
+        regex=r"^\s*\d+(\s*,\s*\d+)*\s*$",
+        required=False,
+        help_text="From first place down, e.g. 3, 1, 0, 0. Empty: 3, 1, 0, 0.",
+        error_messages={"invalid": "Whole numbers separated by commas, e.g. 3, 1, 0, 0."},
+    )
     table_size = forms.TypedChoiceField(
         label="Players per table",
         coerce=int,
@@ -246,6 +303,9 @@ class TournamentForm(forms.Form):
         values["options"] = {
             name: value for name, value in chosen.items() if value not in (None, "")
         }
+        values["tiebreaks"] = [data[name] for name in TIEBREAK_FIELDS if data.get(name)]
+        text = data.get("place_points") or ""
+        values["place_points"] = [int(part) for part in text.split(",") if part.strip()]
         values["prizes"] = [
             {
                 "placement": data[f"prize_{row}_placement"],
@@ -287,6 +347,9 @@ def _seats(variant: str) -> str:
 
 def initial_of(tournament: Tournament) -> dict:
     initial = {name: getattr(tournament, name) for name in PLAIN_SETTINGS}
+    initial["place_points"] = ", ".join(map(str, tournament.place_points or []))
+    for name, key in zip(TIEBREAK_FIELDS, tournament.tiebreaks or [], strict=False):
+        initial[name] = key
     for key, value in (tournament.options or {}).items():
         initial[option_field_name(tournament.variant, key)] = value
     for row, prize in enumerate(tournament.prizes.all()[:PRIZE_ROWS]):

@@ -11,6 +11,16 @@ from django.db.models import F, Q
 
 from gameplay.models import VARIANT_CHOICES, Match, Player, Reward, Title
 
+# Swiss tie-breaks as organisers read them (keys of tournaments.formats.tiebreaks).
+TIEBREAK_CHOICES = [
+    ("buchholz", "Buchholz"),
+    ("median_buchholz", "Median Buchholz"),
+    ("sonneborn_berger", "Sonneborn-Berger"),
+    ("head_to_head", "Head-to-head"),
+    ("rating", "Rating"),
+    ("wins", "Wins"),
+]
+
 
 class Tournament(models.Model):
     class Status(models.TextChoices):
@@ -21,6 +31,16 @@ class Tournament(models.Model):
         RUNNING = "running", "Running"
         FINISHED = "finished", "Finished"
         CANCELLED = "cancelled", "Cancelled"
+
+    class Format(models.TextChoices):
+        SINGLE = "single", "Single elimination"
+        DOUBLE = "double", "Double elimination"
+        SWISS = "swiss", "Swiss"
+        TWO_STAGE = "two_stage", "Two-stage (groups, then a bracket)"
+
+    class GrandFinal(models.TextChoices):
+        RESET = "reset", "With a reset (a second match if the losers' champion wins)"
+        SIMPLE = "simple", "One match"
 
     class Seeding(models.TextChoices):
         RATING = "rating", "By rating"
@@ -34,6 +54,30 @@ class Tournament(models.Model):
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.DRAFT)
     variant = models.CharField(max_length=16, choices=VARIANT_CHOICES)
     options = models.JSONField(default=dict, blank=True)
+    format = models.CharField(max_length=16, choices=Format.choices, default=Format.SINGLE)
+    grand_final = models.CharField(
+        max_length=8,
+        choices=GrandFinal.choices,
+        default=GrandFinal.RESET,
+        help_text="Double elimination: the grand final's form.",
+    )
+    swiss_rounds = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="Swiss: rounds to play; empty means from the field size."
+    )
+    tiebreaks = models.JSONField(
+        default=list, blank=True, help_text="Swiss: tie-breaks in order (tiebreaks.TIEBREAKS)."
+    )
+    place_points = models.JSONField(
+        default=list,
+        blank=True,
+        help_text="Swiss at tables: points by finishing place, e.g. [3, 1, 0, 0].",
+    )
+    groups = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="Two-stage: round-robin groups."
+    )
+    group_advance = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="Two-stage: entries of each group going to the bracket."
+    )
     table_size = models.PositiveSmallIntegerField(default=2)
     advance = models.PositiveSmallIntegerField(default=1, help_text="Players going through.")
     best_of = models.PositiveSmallIntegerField(default=1, help_text="Matches per table.")
@@ -104,6 +148,10 @@ class Tournament(models.Model):
                 condition=Q(max_entries__isnull=True) | Q(max_entries__gte=2),
                 name="tournament_max_entries_2",
             ),
+            models.CheckConstraint(
+                condition=~Q(format="double") | Q(table_size=2, third_place=False),
+                name="tournament_double_head_to_head",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -169,7 +217,9 @@ class Entry(models.Model):
     )
     fee_paid = models.PositiveIntegerField(default=0)
     out_round = models.PositiveSmallIntegerField(
-        null=True, blank=True, help_text="Last round played in the main bracket."
+        null=True,
+        blank=True,
+        help_text="Last round played (double elimination: the stage it went out at).",
     )
     placement = models.PositiveIntegerField(null=True, blank=True)
 
@@ -185,10 +235,22 @@ class Entry(models.Model):
 
 
 class Round(models.Model):
+    """A round, numbered across the event; in double elimination each belongs to a side."""
+
+    class Side(models.TextChoices):
+        MAIN = "", "Main bracket"
+        WINNERS = "W", "Winners' bracket"
+        LOSERS = "L", "Losers' bracket"
+        FINAL = "F", "Grand final"
+
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="rounds")
     number = models.PositiveSmallIntegerField()
     name = models.CharField(max_length=40)
     best_of = models.PositiveSmallIntegerField()
+    side = models.CharField(max_length=1, choices=Side.choices, default=Side.MAIN, blank=True)
+    side_round = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="The round's number within its side."
+    )
 
     class Meta:
         ordering = ["tournament", "number"]

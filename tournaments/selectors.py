@@ -5,7 +5,16 @@ from django.urls import reverse
 
 from gameplay.models import Match
 from tournaments import services
-from tournaments.models import Entry, Round, Table, TableMatch, TableSeat, Tournament
+from tournaments.formats.tiebreaks import DEFAULT_TIEBREAKS
+from tournaments.models import (
+    TIEBREAK_CHOICES,
+    Entry,
+    Round,
+    Table,
+    TableMatch,
+    TableSeat,
+    Tournament,
+)
 
 IN_FIELD = (*services.ADMITTED, Entry.Status.PLAYING, Entry.Status.ELIMINATED, "champion")
 
@@ -108,22 +117,134 @@ def bracket(tournament: Tournament) -> dict:
                 "matches": matches.get(table.pk, []),
             }
         )
-    return {
+    drawn = [
+        {
+            "number": r.number,
+            "name": r.name,
+            "best_of": r.best_of,
+            "side": r.side,
+            "side_round": r.side_round,
+            "tables": tables.get(r.number, []),
+        }
+        for r in rounds
+    ]
+    structure = {
         "tournament": tournament.pk,
         "status": tournament.status,
+        "format": tournament.format,
         "table_size": tournament.table_size,
         "advance": tournament.advance,
         "entries": tournament.entries_count,
-        "rounds": [
+        "rounds": drawn,
+    }
+    if tournament.format == Tournament.Format.DOUBLE:
+        structure["grand_final"] = tournament.grand_final
+        structure["sides"] = _sides(tournament, drawn)
+    if tournament.format == Tournament.Format.TWO_STAGE and shape is not None:
+        structure.update(_two_stage(tournament, shape, drawn))
+    if tournament.format == Tournament.Format.SWISS:
+        structure["swiss_rounds"] = shape.n_rounds if shape else tournament.swiss_rounds
+        keys = list(tournament.tiebreaks or DEFAULT_TIEBREAKS)
+        if tournament.table_size > 2:
+            keys = list(services.TABLE_TIEBREAKS)
+            structure["place_points"] = list(services.place_points(tournament))
+        labels = {**dict(TIEBREAK_CHOICES), "firsts": "First places", "opposition": "Opposition"}
+        structure["tiebreaks"] = [{"key": key, "name": labels[key]} for key in keys]
+        structure["standings"] = standings(tournament) if shape else []
+    return structure
+
+
+def _two_stage(tournament: Tournament, shape, rounds: list[dict]) -> dict:
+    """The groups, each with its entries in their current order (played, won, game
+    points), and the two stages' rounds: Challonge's group stage, then its final stage."""
+    order = services.group_orders(tournament, shape)
+    record: dict[int, list[int]] = {}
+    for entry_id, finish, points in TableSeat.objects.filter(
+        table__tournament=tournament,
+        table__round_number__lte=shape.n_group_rounds,
+        table__status=Table.Status.DONE,
+        table__walkover=False,
+    ).values_list("entry_id", "finish", "points"):
+        row = record.setdefault(entry_id, [0, 0, 0])
+        row[0] += 1
+        row[1] += int(finish == 1)
+        row[2] += points
+    players = {
+        e.pk: e
+        for e in Entry.objects.filter(tournament=tournament, seed__isnull=False).select_related(
+            "player"
+        )
+    }
+    advance = tournament.group_advance or 2
+    return {
+        "groups": [
             {
-                "number": r.number,
-                "name": r.name,
-                "best_of": r.best_of,
-                "tables": tables.get(r.number, []),
+                "name": f"Group {chr(ord('A') + g)}" if g < 26 else f"Group {g + 1}",
+                "entries": [
+                    {
+                        "place": place,
+                        "entry": pk,
+                        "player": players[pk].player.display_name,
+                        "seed": players[pk].seed,
+                        "played": record.get(pk, [0, 0, 0])[0],
+                        "won": record.get(pk, [0, 0, 0])[1],
+                        "points": record.get(pk, [0, 0, 0])[2],
+                        "qualifying": place <= advance,
+                    }
+                    for place, pk in enumerate(entries, start=1)
+                ],
             }
-            for r in rounds
+            for g, entries in enumerate(order)
+        ],
+        "stages": [
+            {
+                "name": "Group stage",
+                "status": tournament.status,
+                "rounds": [r for r in rounds if r["number"] <= shape.n_group_rounds],
+            },
+            {
+                "name": "Knock-out",
+                "status": tournament.status,
+                "rounds": [r for r in rounds if r["number"] > shape.n_group_rounds],
+            },
         ],
     }
+
+
+def standings(tournament: Tournament) -> list[dict]:
+    """A Swiss event's standings: rank, score and each tie-break, best first."""
+    rows = services.swiss_standings(tournament)
+    entries = Entry.objects.filter(pk__in=[row.entry for row in rows]).select_related("player")
+    by_pk = {entry.pk: entry for entry in entries}
+    return [
+        {
+            "rank": row.rank,
+            "entry": row.entry,
+            "player": by_pk[row.entry].player.display_name,
+            "player_id": by_pk[row.entry].player_id,
+            "seed": by_pk[row.entry].seed,
+            "status": by_pk[row.entry].status,
+            "score": row.score,
+            "tiebreaks": dict(row.tiebreaks),
+        }
+        for row in rows
+    ]
+
+
+def _sides(tournament: Tournament, rounds: list[dict]) -> list[dict]:
+    """Double elimination's brackets, each with its rounds (Challonge's winners' bracket,
+    losers' bracket and grand final); a side carries the bracket's status, so a page draws
+    each one as it draws a knock-out."""
+    return [
+        {
+            "side": side,
+            "name": label,
+            "status": tournament.status,
+            "rounds": [r for r in rounds if r["side"] == side],
+        }
+        for side, label in Round.Side.choices
+        if side and any(r["side"] == side for r in rounds)
+    ]
 
 
 def placements(tournament: Tournament, limit: int | None = None) -> list[Entry]:

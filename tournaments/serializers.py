@@ -1,7 +1,7 @@
 from rest_framework import serializers
 
 from gameplay.models import VARIANT_CHOICES, Reward, Title
-from tournaments.models import Entry, Prize, Tournament
+from tournaments.models import TIEBREAK_CHOICES, Entry, Prize, Tournament
 from tournaments.services import EDITABLE
 
 # What the PositiveIntegerField columns hold (PostgreSQL integer); past it is a 400, not a 500.
@@ -23,7 +23,7 @@ class PrizeSerializer(serializers.ModelSerializer):
 
 # Every setting an organiser gives: those fixed when the tournament is created, then those
 # editable until the draw (the service's list, so the two cannot drift apart).
-SETTINGS = ["variant", "table_size", "advance", "entry_fee", *EDITABLE]
+SETTINGS = ["variant", "format", "table_size", "advance", "entry_fee", *EDITABLE]
 
 
 class TournamentSerializer(serializers.ModelSerializer):
@@ -75,6 +75,21 @@ class TournamentWriteSerializer(serializers.Serializer):
     name = serializers.CharField(max_length=120)
     variant = serializers.ChoiceField(choices=VARIANT_CHOICES)
     options = serializers.DictField(required=False)
+    format = serializers.ChoiceField(choices=Tournament.Format.choices, required=False)
+    grand_final = serializers.ChoiceField(choices=Tournament.GrandFinal.choices, required=False)
+    swiss_rounds = serializers.IntegerField(
+        required=False, allow_null=True, min_value=1, max_value=30
+    )
+    groups = serializers.IntegerField(required=False, allow_null=True, min_value=1, max_value=64)
+    group_advance = serializers.IntegerField(
+        required=False, allow_null=True, min_value=1, max_value=64
+    )
+    place_points = serializers.ListField(
+        child=serializers.IntegerField(min_value=0, max_value=1000), required=False, max_length=6
+    )
+    tiebreaks = serializers.ListField(
+        child=serializers.ChoiceField(choices=TIEBREAK_CHOICES), required=False, max_length=6
+    )
     table_size = serializers.IntegerField(required=False, min_value=2, max_value=6)
     advance = serializers.IntegerField(required=False, min_value=1, max_value=5)
     best_of = serializers.IntegerField(required=False, min_value=1, max_value=9)

@@ -46,16 +46,25 @@ def _visible(request, pk: int) -> Tournament:
     return get_object_or_404(selectors.visible_to(request.user), pk=pk)
 
 
+# Each format draws its structure in a partial of its own; the knock-out's is the default.
+BRACKET_TEMPLATES = {
+    Tournament.Format.DOUBLE: "tournaments/_bracket_double.html",
+    Tournament.Format.SWISS: "tournaments/_swiss.html",
+    Tournament.Format.TWO_STAGE: "tournaments/_two_stage.html",
+}
+
+
 def tournament_detail(request, pk: int):
     """The whole bracket; while live, the page re-fetches its bracket part every few seconds."""
     tournament = _visible(request, pk)
     context = {
         "tournament": tournament,
         "bracket": selectors.bracket(tournament),
+        "bracket_template": BRACKET_TEMPLATES.get(tournament.format, "tournaments/_bracket.html"),
         "live": tournament.status in LIVE,
     }
     if request.GET.get("part") == "bracket":
-        return render(request, "tournaments/_bracket.html", context)
+        return render(request, context["bracket_template"], context)
     if request.GET.get("part") == "you":
         context.update(_player_panel(request, tournament))
         return render(request, "tournaments/_player_panel.html", context)
@@ -75,21 +84,39 @@ def tournament_detail(request, pk: int):
     return render(request, "tournaments/detail.html", context)
 
 
-def result_words(entry: Entry, n_rounds: int, third_match: bool = False) -> str:
+def result_words(
+    entry: Entry,
+    n_rounds: int,
+    third_match: bool = False,
+    form: str = Tournament.Format.SINGLE,
+    group_rounds: int = 0,
+) -> str:
     """An entry's result in words: the champion as champion, the final's loser as
-    runner-up, everyone else by the round they went out in."""
+    runner-up, everyone else by the round they went out in (in double elimination, the
+    losers' round: `Entry.out_round` holds it; in a two-stage event, the group stage or
+    the knock-out's round after its `group_rounds`)."""
     if entry.status == Entry.Status.CHAMPION or entry.placement == 1:
         return "Champion"
     if entry.status == Entry.Status.DISQUALIFIED:
         return "Disqualified"
-    if entry.placement == 2 and entry.out_round == n_rounds:
+    if form == Tournament.Format.SWISS:
+        return f"{_ordinal(entry.placement)} in the standings" if entry.placement else ""
+    if form == Tournament.Format.DOUBLE:
+        if entry.placement == 2:
+            return "Runner-up"
+        return f"Out in losers' round {entry.out_round}" if entry.out_round else ""
+    out_round = (entry.out_round or 0) - group_rounds
+    if form == Tournament.Format.TWO_STAGE and entry.out_round and out_round <= 0:
+        return "Out in the group stage"
+    n_rounds -= group_rounds
+    if entry.placement == 2 and out_round == n_rounds:
         return "Runner-up"
-    if entry.placement and entry.out_round == n_rounds:  # a final table of three or more
+    if entry.placement and out_round == n_rounds:  # a final table of three or more
         return f"{_ordinal(entry.placement)} in the Final"
     if entry.placement == 3 and third_match:
         return "Third place (won the third-place match)"
-    if entry.out_round:
-        name = services.round_name(entry.out_round, n_rounds)
+    if out_round > 0:
+        name = services.round_name(out_round, n_rounds)
         return f"Out in {name}" if name.startswith("Round") else f"Out in the {name}"
     return entry.get_status_display()
 
@@ -102,7 +129,12 @@ def _ordinal(n: int) -> str:
 def placement_rows(entries: list[Entry], bracket: dict) -> list[dict]:
     n_rounds = len(bracket["rounds"])
     third_match = any(t["third_place"] for r in bracket["rounds"] for t in r["tables"])
-    return [{"entry": e, "outcome": result_words(e, n_rounds, third_match)} for e in entries]
+    form = bracket["format"]
+    groups = len(bracket["stages"][0]["rounds"]) if "stages" in bracket else 0
+    return [
+        {"entry": e, "outcome": result_words(e, n_rounds, third_match, form, groups)}
+        for e in entries
+    ]
 
 
 def profile_section(player) -> dict | None:
@@ -113,8 +145,10 @@ def profile_section(player) -> dict | None:
     rows = []
     for entry in entries:
         tournament = entry.tournament
-        n_rounds = services.bracket_of(tournament).n_rounds if tournament.entries_count else 0
-        outcome = result_words(entry, n_rounds, tournament.third_place)
+        shape = services.bracket_of(tournament) if tournament.entries_count else None
+        n_rounds = shape.n_rounds if shape else 0
+        groups = getattr(shape, "n_group_rounds", 0)  # a two-stage event's group rounds
+        outcome = result_words(entry, n_rounds, tournament.third_place, tournament.format, groups)
         rows.append({"entry": entry, "outcome": outcome})
     return {
         "title": "Tournaments",

@@ -85,3 +85,45 @@ def test_demo_builds_a_finished_64_player_tournament_and_an_open_one_once():
     assert taking.entries.count() == 10
     demo.build(log=lambda message: None)
     assert Tournament.objects.count() == 2
+
+
+def test_simulate_a_double_elimination_through_a_worker(celery_test_queue):
+    summary, _ = simulate(
+        "--players", "4", "--format", "double", "--seed", "5", "--json", "--workers", "2"
+    )
+    assert (summary["status"], summary["format"]) == ("finished", "double")
+    assert summary["champion"] is not None
+    assert summary["rounds"] == 6  # winners' 2, losers' 2, grand final and its reset
+    # 2n - 2 matches, or 2n - 1 when the losers' champion forces the reset.
+    assert summary["matches"] in (6, 7)
+    assert summary["validated_matches"] == summary["matches"]
+
+
+def test_simulate_a_two_stage_event_eagerly():
+    summary, _ = simulate(
+        "--players",
+        "6",
+        "--format",
+        "two-stage",
+        "--groups",
+        "2",
+        "--group-advance",
+        "2",
+        "--seed",
+        "4",
+        "--eager",
+        "--json",
+    )
+    assert (summary["status"], summary["format"]) == ("finished", "two_stage")
+    # Two groups of three play three rounds (one sits out each); four go on to a bracket.
+    assert summary["rounds"] == 3 + 2
+    assert summary["matches"] == summary["validated_matches"] == 6 + 3
+    assert summary["champion"] is not None
+
+
+def test_simulate_a_swiss_event_eagerly():
+    summary, text = simulate("--players", "5", "--format", "swiss", "--seed", "2", "--eager")
+    assert (summary["status"], summary["format"], summary["rounds"]) == ("finished", "swiss", 3)
+    assert summary["matches"] == summary["validated_matches"] == 6  # two games a round
+    assert summary["walkovers"] == 3  # the bye, once a round
+    assert summary["champion"] is not None and "Round 3" in text

@@ -43,6 +43,18 @@ def test_a_worker_runs_a_tournament_to_its_champion(celery_worker):
     assert not Table.objects.filter(tournament=tournament).exclude(status="done").exists()
 
 
+def test_a_worker_runs_a_double_elimination_to_its_champion_and_placements(celery_worker):
+    tournament = open_tournament(show_up_seconds=0, format="double", grand_final="reset")
+    register_all(tournament, bots(5))
+    services.tournament_start(tournament_id=tournament.pk)
+    wait_for(tournament, Tournament.Status.FINISHED)
+    entries = Entry.objects.filter(tournament=tournament)
+    assert entries.filter(status="champion", placement=1).count() == 1
+    assert not entries.filter(placement__isnull=True).exists()
+    assert not Table.objects.filter(tournament=tournament).exclude(status="done").exists()
+    assert TableMatch.objects.filter(table__tournament=tournament).count() in (8, 9)
+
+
 def test_beat_starts_a_due_tournament_and_it_runs_eagerly(eager_tasks):
     tournament = open_tournament(show_up_seconds=0, starts_at=timezone.now())
     register_all(tournament, bots(3))

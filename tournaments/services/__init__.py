@@ -10,7 +10,10 @@ those listed before it:
 * registration: opening registration and check-in, registering, the waiting list,
   checking in, closing check-in
 * draw: seeds, starting the tournament, storing the bracket
-* finish: placements and prizes once the last round is over
+* swiss: Swiss events' games read back, the next round paired, the standings
+* groups: two-stage events' next group round, group orders, the knock-out's draw
+* finish: placements and prizes once the last round is over; the next Swiss or group
+  round, or the two-stage knock-out, once a round is over
 * batch: what one transaction changes in the bracket, written together
 * tables: starting tables, showing up, the deadline, replays, feeding the next round
 * results: recording finished matches at their tables
@@ -57,6 +60,7 @@ from tournaments.services.draw import entry_set_seed, round_name, tournament_sta
 from tournaments.services.finish import (
     _maybe_finish_tournament as _maybe_finish_tournament,  # tests finish twice through it
 )
+from tournaments.services.groups import group_orders
 from tournaments.services.leaving import entry_disqualify, entry_withdraw
 from tournaments.services.registration import (
     entry_check_in,
@@ -71,6 +75,7 @@ from tournaments.services.schedule import (
     tournaments_with_ready_tables,
     waiting_tables,
 )
+from tournaments.services.swiss import TABLE_TIEBREAKS, place_points, swiss_standings
 from tournaments.services.tables import (
     table_deadline,
     table_replay,
@@ -86,6 +91,7 @@ __all__ = [
     "EDITABLE",
     "OPEN_FOR_ENTRIES",
     "STARTABLE",
+    "TABLE_TIEBREAKS",
     "bracket_of",
     "can_organise",
     "can_run",
@@ -94,7 +100,10 @@ __all__ = [
     "entry_register",
     "entry_set_seed",
     "entry_withdraw",
+    "group_orders",
+    "place_points",
     "round_name",
+    "swiss_standings",
     "table_deadline",
     "table_match_finished",
     "table_matches_finished",

@@ -11,6 +11,9 @@ from config.errors import Conflict, NotAllowed, NotFound
 from engine import fair
 from gameplay import services as gameplay
 from tournaments import bracket as bk
+from tournaments.formats.double_layout import DoubleLayout, build_layout
+from tournaments.formats.swiss_layout import SwissLayout, build_swiss_layout
+from tournaments.formats.two_stage_layout import TwoStageLayout, build_two_stage
 from tournaments.models import Entry, Table, Tournament
 
 OPEN_FOR_ENTRIES = (Tournament.Status.REGISTRATION, Tournament.Status.CHECK_IN)
@@ -20,18 +23,87 @@ ADMITTED = (Entry.Status.REGISTERED, Entry.Status.CHECKED_IN)
 ACTIVE_ENTRY = (*ADMITTED, Entry.Status.WAITLISTED)
 
 
+Shape = bk.Bracket | DoubleLayout | SwissLayout | TwoStageLayout
+
+# Entries whose seat was forfeited because they left the event: in double elimination
+# they do not drop into the losers' bracket.
+LEFT = (Entry.Status.DISQUALIFIED, Entry.Status.WITHDRAWN)
+
+
 @lru_cache(maxsize=64)
-def _shape(n_entries: int, table_size: int, advance: int, third_place: bool) -> bk.Bracket:
+def _shape(
+    n_entries: int,
+    table_size: int,
+    advance: int,
+    third_place: bool,
+    format: str = Tournament.Format.SINGLE,
+    grand_final: str = Tournament.GrandFinal.RESET,
+    swiss_rounds: int | None = None,
+    place_points: tuple[float, ...] = (),
+    groups: int | None = None,
+    group_advance: int | None = None,
+) -> Shape:
     """The drawn bracket's shape; pure and deterministic, so every worker can cache it."""
+    if format == Tournament.Format.DOUBLE:
+        return build_layout(n_entries, grand_final=grand_final)
+    if format == Tournament.Format.SWISS:
+        return build_swiss_layout(n_entries, swiss_rounds, table_size, place_points)
+    if format == Tournament.Format.TWO_STAGE:
+        return build_two_stage(n_entries, groups or 1, group_advance or 2)
     return bk.build_bracket(n_entries, table_size, advance, third_place=third_place)
 
 
-def bracket_of(tournament: Tournament) -> bk.Bracket:
+def shape_for(tournament: Tournament, n_entries: int) -> Shape:
+    return _shape(
+        n_entries,
+        tournament.table_size,
+        tournament.advance,
+        tournament.third_place,
+        tournament.format,
+        tournament.grand_final,
+        tournament.swiss_rounds,
+        tuple(tournament.place_points or ()),
+        tournament.groups,
+        tournament.group_advance,
+    )
+
+
+def bracket_of(tournament: Tournament) -> Shape:
     if not tournament.entries_count:
         raise Conflict("The bracket is drawn when the tournament starts.", code="not_started")
-    return _shape(
-        tournament.entries_count, tournament.table_size, tournament.advance, tournament.third_place
-    )
+    return shape_for(tournament, tournament.entries_count)
+
+
+def _walkover(shape: Shape, ref: bk.TableRef, present: list) -> tuple | None:
+    """The table decided without play (see `bracket.walkover`), or None."""
+    if isinstance(shape, bk.Bracket):
+        return bk.walkover(shape, ref, present)
+    return shape.walkover(ref, present)
+
+
+def _moves(shape: Shape, ref: bk.TableRef, ranking, seated=(), gone=()) -> tuple[bk.Move, ...]:
+    """Where a decided table's players sit next. Double elimination also needs who sat
+    there (the loser drops) and who left the event (they do not)."""
+    if isinstance(shape, bk.Bracket):
+        return bk.advance(shape, ref, ranking)
+    return shape.moves(ref, ranking, seated, gone)
+
+
+def _stage(shape: Shape, ref: bk.TableRef) -> int:
+    """What `Entry.out_round` records for an entry whose last table is this one."""
+    if isinstance(shape, bk.Bracket):
+        return ref[0]
+    return shape.stage(ref)
+
+
+def _may_end_round(shape: Shape, ref: bk.TableRef) -> bool:
+    """Whether finishing this table may end the tournament, or (Swiss, a group stage) its
+    round."""
+    if isinstance(shape, SwissLayout):
+        return True
+    if isinstance(shape, TwoStageLayout) and shape.in_groups(ref):
+        return True
+    return ref[0] == shape.n_rounds
 
 
 def _ref(table: Table) -> bk.TableRef:

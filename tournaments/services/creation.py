@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import secrets
+from itertools import pairwise
 
 from django.db import transaction
 
@@ -10,6 +11,7 @@ from config.errors import Conflict, DomainError, NotAllowed
 from engine import variants
 from gameplay.models import VARIANT_CHOICES
 from tournaments import bracket as bk
+from tournaments.formats.tiebreaks import TIEBREAKS
 from tournaments.models import Prize, Tournament
 from tournaments.services.common import BEFORE_START, _check_organiser, _lock, can_organise
 
@@ -30,6 +32,12 @@ EDITABLE = (
     "show_up_seconds",
     "turn_seconds",
     "spectators_allowed",
+    "grand_final",
+    "swiss_rounds",
+    "tiebreaks",
+    "place_points",
+    "groups",
+    "group_advance",
 )
 
 
@@ -67,6 +75,7 @@ def validate_settings(values: dict) -> None:
         raise DomainError(
             "A third-place match exists only for head-to-head tables.", code="invalid_settings"
         )
+    _validate_format(values)
     if values.get("max_entries") is not None and values["max_entries"] < 2:
         raise DomainError("A tournament needs room for two entries.", code="invalid_settings")
     if values.get("turn_seconds", 60) < 5:
@@ -81,6 +90,52 @@ def validate_settings(values: dict) -> None:
         a, b = values.get(early), values.get(late)
         if a is not None and b is not None and a > b:
             raise DomainError(f"{early} must not be after {late}.", code="invalid_settings")
+
+
+def _validate_format(values: dict) -> None:
+    form = values.get("format") or Tournament.Format.SINGLE
+    if form not in Tournament.Format.values:
+        raise DomainError(f"Unknown format {form!r}.", code="invalid_settings")
+    if form == Tournament.Format.DOUBLE and (
+        values["table_size"] != 2 or values.get("third_place")
+    ):
+        raise DomainError(
+            "Double elimination is played head-to-head, without a third-place match "
+            "(the losers' bracket decides third place).",
+            code="invalid_settings",
+        )
+    if form == Tournament.Format.TWO_STAGE and (
+        values["table_size"] != 2 or values.get("third_place")
+    ):
+        raise DomainError(
+            "Two-stage events are played head-to-head, without a third-place match.",
+            code="invalid_settings",
+        )
+    for field in ("groups", "group_advance"):
+        n = values.get(field)
+        if n is not None and not 1 <= n <= 64:
+            raise DomainError(f"{field} must be from 1 to 64.", code="invalid_settings")
+    points = values.get("place_points") or []
+    if points and (
+        len(points) > values["table_size"]
+        or any(not isinstance(p, int | float) or p < 0 for p in points)
+        or any(a < b for a, b in pairwise(points))
+    ):
+        raise DomainError(
+            "Points by place go from first place down, never rising, one per seat at most.",
+            code="invalid_settings",
+        )
+    rounds = values.get("swiss_rounds")
+    if rounds is not None and not 1 <= rounds <= 30:
+        raise DomainError("A Swiss event plays 1 to 30 rounds.", code="invalid_settings")
+    keys = values.get("tiebreaks") or []
+    if any(key not in TIEBREAKS for key in keys) or len(set(keys)) != len(keys):
+        raise DomainError(
+            f"Tie-breaks are chosen once each from {', '.join(TIEBREAKS)}.",
+            code="invalid_settings",
+        )
+    if values.get("grand_final", "reset") not in Tournament.GrandFinal.values:
+        raise DomainError("The grand final is 'simple' or 'reset'.", code="invalid_settings")
 
 
 def tournament_create(*, organiser, name: str, variant: str, prizes=(), **settings) -> Tournament:

@@ -15,16 +15,22 @@ from config.errors import Conflict, NotFound
 from config.jobs import enqueue
 from gameplay.models import Rating
 from tournaments import bracket as bk
+from tournaments.formats.double_layout import DoubleLayout
+from tournaments.formats.swiss_layout import SwissLayout
+from tournaments.formats.two_stage_layout import TwoStageLayout
 from tournaments.models import Entry, Round, Table, TableSeat, Tournament
 from tournaments.services.common import (
     BEFORE_START,
     STARTABLE,
+    Shape,
     _check_organiser,
     _lock,
+    _moves,
     _refund,
-    _shape,
     _store_numbers,
+    _walkover,
     commit_draw_seed,
+    shape_for,
 )
 from tournaments.services.registration import _close_check_in
 
@@ -103,10 +109,24 @@ def tournament_start(*, tournament_id: int, by=None, now: datetime | None = None
             raise Conflict(
                 f"A bracket needs two entries; {len(entries)} can play.", code="too_few_entries"
             )
+        seats = tournament.table_size
+        if tournament.format == Tournament.Format.SWISS and len(entries) < max(3, seats - 1):
+            raise Conflict(
+                f"Swiss tables of {seats} need {max(3, seats - 1)} entries; "
+                f"{len(entries)} can play.",
+                code="too_few_entries",
+            )
+        n_groups = tournament.groups or 1
+        if tournament.format == Tournament.Format.TWO_STAGE and (
+            len(entries) < 2 * n_groups or n_groups * (tournament.group_advance or 2) < 2
+        ):
+            raise Conflict(
+                f"{n_groups} groups need {2 * n_groups} entries and two qualifiers; "
+                f"{len(entries)} can play.",
+                code="too_few_entries",
+            )
         ordered = _seed_order(tournament, entries)
-        shape = _shape(
-            len(ordered), tournament.table_size, tournament.advance, tournament.third_place
-        )
+        shape = shape_for(tournament, len(ordered))
         tournament.entries_count = len(ordered)
         _draw(tournament, shape, ordered, now)
         for entry in Entry.objects.filter(tournament=tournament, status=Entry.Status.WAITLISTED):
@@ -154,45 +174,97 @@ DRAWN_SEAT = [
 ]
 
 
-def _draw(
-    tournament: Tournament, shape: bk.Bracket, ordered: list[Candidate], now: datetime
-) -> None:
-    """Store every round, table and first seat; byes walk through in memory first."""
-    n_rounds = shape.n_rounds
+def _rounds(tournament: Tournament, shape: Shape) -> list[Round]:
+    """The rounds' rows: numbered across the event, with their side in double elimination.
+    The final's series length goes to the final (both grand finals in double elimination)."""
     final_best_of = tournament.final_best_of or tournament.best_of
-    rounds = Round.objects.bulk_create(
+    if isinstance(shape, DoubleLayout):
+        finals = set(shape.final_rounds)
+        return [
+            Round(
+                tournament=tournament,
+                number=r,
+                name=shape.round_name(r),
+                best_of=final_best_of if r in finals else tournament.best_of,
+                side=side,
+                side_round=side_round,
+            )
+            for r, (side, side_round) in enumerate(shape.sides, start=1)
+        ]
+    n_rounds = shape.n_rounds
+    swiss = isinstance(shape, SwissLayout)
+    if isinstance(shape, TwoStageLayout):
+        groups = shape.n_group_rounds
+        return [
+            Round(
+                tournament=tournament,
+                number=r,
+                name=f"Group round {r}"
+                if r <= groups
+                else round_name(r - groups, n_rounds - groups),
+                best_of=final_best_of if r == n_rounds else tournament.best_of,
+            )
+            for r in range(1, n_rounds + 1)
+        ]
+    return [
         Round(
             tournament=tournament,
             number=r,
-            name=round_name(r, n_rounds),
+            name=f"Round {r}" if swiss else round_name(r, n_rounds),
             best_of=final_best_of if r == n_rounds else tournament.best_of,
         )
         for r in range(1, n_rounds + 1)
-    )
+    ]
+
+
+def _draw(tournament: Tournament, shape: Shape, ordered: list[Candidate], now: datetime) -> None:
+    """Store every round, table and first seat; byes walk through in memory first."""
+    rounds = Round.objects.bulk_create(_rounds(tournament, shape))
     round_ids = {r.number: r.pk for r in rounds}
     by_seed = {i + 1: e for i, e in enumerate(ordered)}
-    deadline = now + timedelta(seconds=tournament.show_up_seconds)
+    _store_tables(tournament, shape, shape.tables(), by_seed, round_ids, now)
+    _store_numbers(
+        [(e.pk, s) for s, e in by_seed.items()],
+        "seed",
+        extra={"status": Entry.Status.PLAYING, "out_round": 1},
+    )
 
+
+def _store_tables(
+    tournament: Tournament,
+    shape: Shape,
+    drawn: list[bk.Table],
+    by_seed: dict[int, Candidate],
+    round_ids: dict[int, int],
+    now: datetime,
+) -> None:
+    """Store these tables (each after its feeders; the first ones seated by seed) and
+    their seats; byes walk through in memory first. A two-stage event's bracket is stored
+    this way too, when its group stage is over, seeded by the qualifiers."""
+    deadline = now + timedelta(seconds=tournament.show_up_seconds)
+    first_round = drawn[0].ref.round
     seated: dict[bk.TableRef, dict[int, Candidate]] = defaultdict(dict)
-    for table in shape.rounds[0]:
+    for table in (t for t in drawn if t.ref.round == first_round):
         for index, seed in enumerate(table.seats):
             if seed is not None:
                 seated[table.ref][index] = by_seed[seed]
     fed: dict[bk.TableRef, int] = defaultdict(int)
     finish: dict[tuple[bk.TableRef, int], int] = {}
     tables = []
-    for table in shape.tables():
+    for table in drawn:
         status, walkover = Table.Status.PENDING, False
         if fed[table.ref] == len(table.feeders):
             players = [e for _, e in sorted(seated[table.ref].items())]
-            ranking = bk.walkover(shape, table.ref, [e.pk for e in players])
+            ranking = _walkover(shape, table.ref, [e.pk for e in players])
             if ranking is None:
                 status = Table.Status.WAITING
             else:
                 status, walkover = Table.Status.DONE, True
                 finish.update(((table.ref, e), i) for i, e in enumerate(ranking, start=1))
                 entries = {e.pk: e for e in players}
-                for move in bk.advance(shape, table.ref, ranking):
+                at = seated[table.ref]
+                by_seat = [at[i].pk if i in at else None for i in range(table.capacity)]
+                for move in _moves(shape, table.ref, ranking, by_seat):
                     seated[move.slot.table][move.slot.seat] = entries[move.entry]
                 for ref in {slot.table for slot in table.feeds_into}:
                     fed[ref] += 1
@@ -217,9 +289,9 @@ def _draw(
     _insert(Table, DRAWN_TABLE, tables)
     table_ids = {
         (r, p): pk
-        for r, p, pk in Table.objects.filter(tournament=tournament).values_list(
-            "round_number", "position", "pk"
-        )
+        for r, p, pk in Table.objects.filter(
+            tournament=tournament, round_number__gte=first_round
+        ).values_list("round_number", "position", "pk")
     }
     seed_of = {e.pk: s for s, e in by_seed.items()}
     everyone_present = not tournament.show_up_seconds
@@ -240,11 +312,6 @@ def _draw(
         for index, entry in at_table.items()
     ]
     _insert(TableSeat, DRAWN_SEAT, seats)
-    _store_numbers(
-        [(e.pk, s) for s, e in by_seed.items()],
-        "seed",
-        extra={"status": Entry.Status.PLAYING, "out_round": 1},
-    )
 
 
 def _insert(model, names: list[str], rows: list[tuple]) -> None:

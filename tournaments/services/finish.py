@@ -6,9 +6,12 @@ from datetime import datetime
 
 from gameplay import services as gameplay
 from gameplay.models import Metric
-from tournaments import bracket as bk
+from tournaments.formats.double_layout import DoubleLayout
+from tournaments.formats.swiss_layout import SwissLayout
+from tournaments.formats.two_stage_layout import TwoStageLayout
 from tournaments.models import Entry, Prize, Table, TableSeat, Tournament
-from tournaments.services.common import _lock, _store_numbers, bracket_of
+from tournaments.services import groups, swiss
+from tournaments.services.common import LEFT, Shape, _lock, _store_numbers, bracket_of
 
 
 def _maybe_finish_tournament(tournament_id: int, now: datetime) -> None:
@@ -18,6 +21,22 @@ def _maybe_finish_tournament(tournament_id: int, now: datetime) -> None:
     if tournament.status != Tournament.Status.RUNNING:
         return
     shape = bracket_of(tournament)
+    if isinstance(shape, SwissLayout):
+        if swiss.newest_round_over(tournament) is None:
+            return
+        if not swiss.pair_next_round(tournament, shape, now):
+            _finish_swiss(tournament, now)
+        return
+    if isinstance(shape, TwoStageLayout):
+        newest = swiss.newest_round_over(tournament)
+        if newest is None:
+            return  # the newest round is still being played
+        if newest < shape.n_group_rounds:
+            groups.next_group_round(tournament, shape, newest + 1, now)
+            return
+        if newest == shape.n_group_rounds:
+            groups.draw_knockout(tournament, shape, now)
+            return
     if (
         Table.objects.filter(tournament=tournament, round_number=shape.n_rounds)
         .exclude(status=Table.Status.DONE)
@@ -27,13 +46,25 @@ def _maybe_finish_tournament(tournament_id: int, now: datetime) -> None:
     _finish_tournament(tournament, shape, now)
 
 
-def _finish_tournament(tournament: Tournament, shape: bk.Bracket, now: datetime) -> None:
-    """Placements as the bracket defines them, then prizes, once (the status is the guard)."""
-    last = shape.n_rounds
+def _final_rounds(shape: Shape) -> tuple[int, ...]:
+    """The rounds whose finishing order places the top entries: the final (with the
+    third-place table), or both grand finals in double elimination."""
+    if isinstance(shape, DoubleLayout):
+        return shape.final_rounds
+    return (shape.n_rounds,)
+
+
+def _finish_tournament(tournament: Tournament, shape: Shape, now: datetime) -> None:
+    """Placements as the bracket defines them, then prizes, once (the status is the guard).
+
+    Entries are ranked by how far they went (`Entry.out_round`), then by their finish in
+    the final rounds; a grand final reset, when played, overrides the first grand final.
+    """
+    finals = _final_rounds(shape)
     within: dict[int, int] = {}
     for seat in TableSeat.objects.filter(
-        table__tournament=tournament, table__round_number=last, finish__isnull=False
-    ):
+        table__tournament=tournament, table__round_number__in=finals, finish__isnull=False
+    ).order_by("table__round_number"):
         within[seat.entry_id] = seat.finish
     forfeiters = set(
         TableSeat.objects.filter(table__tournament=tournament, forfeited=True).values_list(
@@ -59,11 +90,36 @@ def _finish_tournament(tournament: Tournament, shape: bk.Bracket, now: datetime)
     final_ranking = [
         s.entry_id
         for s in TableSeat.objects.filter(
-            table__tournament=tournament, table__round_number=last, table__third_place=False
-        ).order_by("finish")
-        if s.finish is not None
+            table__tournament=tournament,
+            table__round_number__in=finals,
+            table__third_place=False,
+            finish__isnull=False,
+        ).order_by("-table__round_number", "finish")
     ]
     champion = final_ranking[0] if final_ranking else None
+    _close(tournament, places, champion, forfeiters, now)
+
+
+def _finish_swiss(tournament: Tournament, now: datetime) -> None:
+    """Placements are the standings' ranks (ties share one); the top of them is champion."""
+    standings = swiss.swiss_standings(tournament)
+    places = [(row.entry, row.rank) for row in standings]
+    _store_numbers(places, "placement")
+    forfeiters = set(
+        TableSeat.objects.filter(table__tournament=tournament, forfeited=True).values_list(
+            "entry_id", flat=True
+        )
+    )
+    left = set(
+        Entry.objects.filter(tournament=tournament, status__in=LEFT).values_list("pk", flat=True)
+    )
+    champion = next((row.entry for row in standings if row.entry not in left), None)
+    _close(tournament, places, champion, forfeiters, now)
+
+
+def _close(tournament, places, champion, forfeiters, now: datetime) -> None:
+    """The entries' last statuses, the tournament finished, prizes and the champion's
+    metrics: once, since the caller saw the tournament running under its lock."""
     Entry.objects.filter(tournament=tournament, status=Entry.Status.PLAYING).update(
         status=Entry.Status.ELIMINATED
     )

@@ -89,6 +89,7 @@ def _entry_forfeit(*, entry_id: int, status: str, reason: str) -> None:
             _set_out(entry_id, status)
             mine = next(s for s in batch.seats[table.pk] if s.entry_id == entry_id)
             mine.forfeited = True
+            mine.entry.status = status  # loaded before _set_out; advancing reads it
             if table.status == Table.Status.WAITING:
                 _proceed(table, batch)
             elif table.status == Table.Status.PLAYING:

@@ -12,10 +12,9 @@ from django.utils import timezone
 
 from gameplay import services as gameplay
 from gameplay.models import Match, Seat
-from tournaments import bracket as bk
 from tournaments.models import Table, TableMatch, TableSeat, Tournament
 from tournaments.services.batch import Batch, Start, _next_number
-from tournaments.services.common import _ref, bracket_of
+from tournaments.services.common import _ref, _walkover, bracket_of
 from tournaments.services.tables import _finish_table
 
 logger = logging.getLogger(__name__)
@@ -102,7 +101,7 @@ def _count_match(table: Table, match: Match, played: dict[int, Seat], batch: Bat
     table.games_played += 1
     live = [s for s in seats if not s.forfeited]
     shape = bracket_of(table.tournament)
-    ranking = bk.walkover(shape, _ref(table), [s.entry_id for s in live])
+    ranking = _walkover(shape, _ref(table), [s.entry_id for s in live])
     if ranking is None and _series_over(table, live):
         lower_wins = table.tournament.variant in gameplay.LOWER_SCORE_WINS
         live.sort(

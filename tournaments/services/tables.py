@@ -11,10 +11,18 @@ from django.utils import timezone
 
 from config.errors import Conflict, NotFound
 from gameplay.models import Match, Player
-from tournaments import bracket as bk
 from tournaments.models import Table, TableMatch, TableSeat, Tournament
 from tournaments.services.batch import Batch, Start, _next_number
-from tournaments.services.common import _check_organiser, _ref, bracket_of
+from tournaments.services.common import (
+    LEFT,
+    _check_organiser,
+    _may_end_round,
+    _moves,
+    _ref,
+    _stage,
+    _walkover,
+    bracket_of,
+)
 
 
 def table_start(*, table_id: int, now: datetime | None = None) -> str:
@@ -74,7 +82,7 @@ def _proceed(table: Table, batch: Batch) -> str:
             seat.forfeited = not seat.present
         live = [s for s in live if s.present]
     shape = bracket_of(table.tournament)
-    ranking = bk.walkover(shape, _ref(table), [s.entry_id for s in live])
+    ranking = _walkover(shape, _ref(table), [s.entry_id for s in live])
     if ranking is not None:
         _finish_table(table, ranking, walkover=True, batch=batch)
         return "walkover"
@@ -123,17 +131,24 @@ def _finish_table(table: Table, ranking, *, walkover: bool, batch: Batch) -> Non
     for seat in seats:
         seat.finish = place.get(seat.entry_id)
     spec = shape.table(_ref(table))
-    moves = bk.advance(shape, spec.ref, ranking)
+    by_seat = {seat.index: seat.entry_id for seat in seats}
+    moves = _moves(
+        shape,
+        spec.ref,
+        ranking,
+        seated=[by_seat.get(i) for i in range(table.capacity)],
+        gone={seat.entry_id for seat in seats if seat.entry.status in LEFT},
+    )
     going_on = {m.entry for m in moves}
     for seat in seats:
         if not table.third_place:
-            batch.out_round[seat.entry_id] = table.round_number
+            batch.out_round[seat.entry_id] = _stage(shape, spec.ref)
         if spec.feeds_into and seat.entry_id not in going_on:
             batch.knocked_out.add(seat.entry_id)
     targets = {slot.table for slot in spec.feeds_into}
     if targets:
         _feed(tournament, targets, moves, {s.entry_id: s for s in seats}, batch)
-    if table.round_number == shape.n_rounds:
+    if _may_end_round(shape, spec.ref):
         batch.finals.add(tournament.pk)
 
 

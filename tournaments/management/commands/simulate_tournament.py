@@ -1,6 +1,7 @@
 """Run a real bot tournament end to end, every match through the production Celery tasks.
 
     python manage.py simulate_tournament --players 64 --variant gin --seed 7 --json
+    python manage.py simulate_tournament --players 16 --format double --grand-final reset
 
 By default an in-process Celery worker (threads) serves the configured broker, the same
 tasks a deployment runs; `--eager` runs the tasks in this process instead, for quick checks.
@@ -35,6 +36,16 @@ class Command(BaseCommand):
         parser.add_argument("--players", type=int, required=True)
         parser.add_argument("--variant", default="gin")
         parser.add_argument("--seed", default="1", help="Seeding and every match shuffle.")
+        parser.add_argument(
+            "--format",
+            default="single",
+            choices=["single", "double", "swiss", "two-stage"],
+            help="Tournament format.",
+        )
+        parser.add_argument("--groups", type=int, help="Two-stage: round-robin groups.")
+        parser.add_argument("--group-advance", type=int, help="Two-stage: qualifiers a group.")
+        parser.add_argument("--swiss-rounds", type=int, help="Swiss: rounds to play.")
+        parser.add_argument("--grand-final", default="reset", choices=["reset", "simple"])
         parser.add_argument("--table-size", type=int, default=2)
         parser.add_argument("--advance", type=int, default=1)
         parser.add_argument("--best-of", type=int, default=1)
@@ -56,6 +67,11 @@ class Command(BaseCommand):
                 kind=opts["bot"],
                 variant=opts["variant"],
                 options=runner.quick_options(opts["variant"], opts["target"]),
+                format=opts["format"].replace("-", "_"),
+                grand_final=opts["grand_final"],
+                groups=opts["groups"],
+                group_advance=opts["group_advance"],
+                swiss_rounds=opts["swiss_rounds"],
                 table_size=opts["table_size"],
                 advance=opts["advance"],
                 best_of=opts["best_of"],
@@ -149,6 +165,7 @@ def summary(tournament: Tournament, seconds: float) -> dict:
         "tournament": tournament.pk,
         "status": tournament.status,
         "players": tournament.entries_count,
+        "format": tournament.format,
         "variant": tournament.variant,
         "champion": champion.player.display_name if champion else None,
         "champion_seed": champion.seed if champion else None,

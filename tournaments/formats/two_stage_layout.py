@@ -1,0 +1,125 @@
+"""A two-stage event in the knock-out's vocabulary, for the services to store.
+
+Stage one is round-robin groups (`two_stage.draw_groups`, `two_stage.group_schedule`),
+rounds ``1 .. R`` where ``R`` is the longest group's schedule; stage two is a single-
+elimination bracket of the qualifiers (`tournaments.bracket`), its rounds numbered on from
+``R + 1``. Group tables feed nothing and eliminate nobody, like Swiss tables: each group
+round is stored when the one before is over, and the bracket once the last group round is
+over, seeded by `two_stage.seed_qualifiers` so group winners meet runners-up of other
+groups first. `TwoStageLayout` holds group round one (by seed) for the draw, every group
+round's pairings by seed, and the bracket, and answers for any table of either stage.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass
+
+from tournaments import bracket as bk
+from tournaments.formats import two_stage
+
+
+@dataclass(frozen=True, slots=True)
+class TwoStageLayout:
+    n_entries: int
+    groups: tuple[tuple[int, ...], ...]  # seeds, each group in seed order
+    group_rounds: tuple[tuple[tuple[int, tuple[int, ...]], ...], ...]  # (group, seats) a table
+    knockout: bk.Bracket
+
+    table_size = 2
+    advance = 1
+    third_place = False
+
+    @property
+    def n_group_rounds(self) -> int:
+        return len(self.group_rounds)
+
+    @property
+    def n_rounds(self) -> int:
+        return self.n_group_rounds + self.knockout.n_rounds
+
+    @property
+    def rounds(self) -> tuple[tuple[bk.Table, ...], ...]:
+        """What the draw stores: group round one, by seed."""
+        return (self.group_tables(1),)
+
+    def tables(self) -> list[bk.Table]:
+        return list(self.group_tables(1))
+
+    def in_groups(self, ref) -> bool:
+        return ref[0] <= self.n_group_rounds
+
+    def group_tables(self, number: int) -> tuple[bk.Table, ...]:
+        return tuple(
+            bk.Table(bk.TableRef(number, position), seats, 2)
+            for position, (_, seats) in enumerate(self.group_rounds[number - 1])
+        )
+
+    def group_of(self, ref) -> int | None:
+        """The group a stage-one table belongs to (0-based), None in the bracket."""
+        if not self.in_groups(ref):
+            return None
+        return self.group_rounds[ref[0] - 1][ref[1]][0]
+
+    def _inner(self, ref) -> bk.TableRef:
+        return bk.TableRef(ref[0] - self.n_group_rounds, ref[1])
+
+    def _outer(self, ref) -> bk.TableRef:
+        return bk.TableRef(ref[0] + self.n_group_rounds, ref[1])
+
+    def _shift(self, table: bk.Table) -> bk.Table:
+        return bk.Table(
+            self._outer(table.ref),
+            table.seats,
+            table.capacity,
+            tuple(self._outer(f) for f in table.feeders),
+            tuple(bk.Slot(self._outer(s.table), s.seat) for s in table.feeds_into),
+            table.third_place,
+        )
+
+    def knockout_tables(self) -> list[bk.Table]:
+        """Stage two's tables, by qualifier seed, in rounds numbered after the groups."""
+        return [self._shift(t) for t in self.knockout.tables()]
+
+    def table(self, ref) -> bk.Table:
+        ref = bk.TableRef(*ref)
+        if ref.round < 1 or ref.round > self.n_rounds:
+            raise ValueError(f"no table {tuple(ref)} in this event")
+        if self.in_groups(ref):
+            return bk.Table(ref, (None, None), 2)
+        return self._shift(self.knockout.table(self._inner(ref)))
+
+    def walkover(self, ref, present: Sequence[Hashable]) -> tuple | None:
+        if self.in_groups(ref):
+            return tuple(present) if len(present) < 2 else None
+        return bk.walkover(self.knockout, self._inner(ref), present)
+
+    def moves(self, ref, ranking, seated=(), gone=()) -> tuple[bk.Move, ...]:
+        if self.in_groups(ref):
+            return ()
+        return tuple(
+            bk.Move(m.entry, bk.Slot(self._outer(m.slot.table), m.slot.seat))
+            for m in bk.advance(self.knockout, self._inner(ref), ranking)
+        )
+
+    def stage(self, ref) -> int:
+        return ref[0]
+
+
+def build_two_stage(n_entries: int, n_groups: int, advance: int) -> TwoStageLayout:
+    """Groups dealt snake-wise from seeds 1..n, their round robins, then the bracket of
+    the top ``advance`` of each group (fewer from a group too small to send them)."""
+    groups = two_stage.draw_groups(list(range(1, n_entries + 1)), n_groups)
+    schedules = [two_stage.group_schedule(group) for group in groups]
+    rounds = []
+    for r in range(max(len(s) for s in schedules)):
+        rounds.append(
+            tuple(
+                (g, (p.home, p.away))
+                for g, schedule in enumerate(schedules)
+                if r < len(schedule)
+                for p in schedule[r].pairings
+            )
+        )
+    qualifiers = sum(min(advance, len(group)) for group in groups)
+    return TwoStageLayout(n_entries, groups, tuple(rounds), bk.build_bracket(qualifiers))
