@@ -22,6 +22,7 @@ from tournaments.services.common import (
     STARTABLE,
     _check_organiser,
     _lock,
+    _notify_entrants,
     _refund,
     _shape,
     _store_numbers,
@@ -115,6 +116,7 @@ def tournament_start(*, tournament_id: int, by=None, now: datetime | None = None
         tournament.started_at = now
         tournament.save(update_fields=["status", "started_at", "entries_count"])
         enqueue("tournaments.tasks.start_tables", tournament.pk)
+        _notify_entrants(tournament)
     return tournament
 
 

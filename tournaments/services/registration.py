@@ -23,6 +23,7 @@ from tournaments.services.common import (
     _check_organiser,
     _fee_key,
     _lock,
+    _notify_entrants,
     _refund,
 )
 
@@ -47,6 +48,7 @@ def tournament_open_check_in(*, tournament_id: int, by=None) -> Tournament:
         tournament.status = Tournament.Status.CHECK_IN
         tournament.check_in_opens_at = tournament.check_in_opens_at or timezone.now()
         tournament.save(update_fields=["status", "check_in_opens_at"])
+        _notify_entrants(tournament)
     return tournament
 
 

@@ -1,0 +1,28 @@
+"""What needs a signed-in player now, for the notice every page shows: check-in open, a
+table ready, a match on. Read by the polled endpoint (config.views.notices) and pushed by
+the notice socket (config.consumers); it sits above the apps, as the home page does,
+because gameplay never imports tournaments."""
+
+from django.urls import reverse
+
+from tournaments import selectors as tournament_selectors
+
+
+def notices_for(player) -> list[dict]:
+    found = []
+    for entry in tournament_selectors.entries_of_player(player) if player else []:
+        tournament = entry.tournament
+        page = reverse("tournament-detail", args=[tournament.pk])
+        seat = tournament_selectors.seat_of(entry)
+        if seat and seat["match"]:
+            url = reverse("match-table", args=[seat["match"]])
+            found.append(("match", seat["match"], f"Your match in {tournament.name} is on.", url))
+        elif seat and seat["table"].status == "waiting" and not seat["seat"].present:
+            text = f"Your table in {tournament.name} is ready: take your seat."
+            found.append(("table", seat["table"].pk, text, page))
+        elif tournament.status == "check_in" and entry.checked_in_at is None:
+            text = f"Check-in is open for {tournament.name}."
+            found.append(("check-in", tournament.pk, text, page))
+    return [
+        {"key": f"{kind}-{ident}", "text": text, "url": url} for kind, ident, text, url in found
+    ]
