@@ -115,6 +115,11 @@ def test_a_256_entry_bracket_scrolls_under_headers_that_stay_in_view(page, shoot
     scroller.evaluate("e => { e.scrollTop = 3000; e.scrollLeft = 400; }")
     assert abs(head.bounding_box()["y"] - top) < 1, "the round headers scrolled away"
     assert page.locator(".round-head").last.is_visible()
+    # The page redraws the running bracket every 3 s: the reader stays where they were.
+    with page.expect_response(lambda r: "part=bracket" in r.url, timeout=10_000):
+        pass
+    page.wait_for_timeout(300)  # the response is in; the script has swapped the bracket
+    assert scroller.evaluate("e => [e.scrollLeft, e.scrollTop]") == [400, 3000]
     shoot("bracket-256")
     page.set_viewport_size({"width": 375, "height": 800})
     assert fits_a_phone(page) and names_are_whole(page)
