@@ -33,8 +33,11 @@ def test_check_in_and_a_ready_table_are_pushed_to_any_page(open_page):
     register_all(tournament, [player, *bots(1)])
     page = open_page(Player.objects.get(pk=player.pk))
     page.goto("/leaderboard/")
-    page.wait_for_function("() => true")  # the page's scripts have run
-    time.sleep(1)  # the page's first poll is behind it: the next is 10 s away
+    # The socket is open and has said "nothing yet": the page's next poll is 10 s away.
+    deadline = time.monotonic() + 10
+    while not pushed(page, '"notices": []'):
+        assert time.monotonic() < deadline, "the notice socket said nothing"
+        page.wait_for_timeout(100)  # Playwright delivers the frames while it waits
 
     opened = time.monotonic()
     services.tournament_open_check_in(tournament_id=tournament.pk, by=tournament.organiser)
@@ -47,7 +50,7 @@ def test_check_in_and_a_ready_table_are_pushed_to_any_page(open_page):
     bot = tournament.entries.exclude(player=player).get().player
     services.entry_check_in(tournament_id=tournament.pk, player=bot)
     page.goto("/rooms/")
-    time.sleep(1)
+    page.wait_for_timeout(1000)
     services.tournament_start(tournament_id=tournament.pk, by=tournament.organiser)
     ready = page.locator(".live-notice", has_text="Your table in Night Gin is ready")
     ready.wait_for(timeout=(POLL_SECONDS - 3) * 1000)
