@@ -11,7 +11,9 @@ from tests.leagues.test_season_flow import play_season
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
-def test_a_promotion_is_a_notice_and_shows_on_the_league_page(page, login, bots, eager_tasks):
+def test_a_promotion_is_a_notice_and_shows_on_the_league_page(
+    page, login, bots, eager_tasks, shoot
+):
     league = make_league(name="Evening League")
     season = start(league, bots(8))
     play_season(season)
@@ -29,6 +31,7 @@ def test_a_promotion_is_a_notice_and_shows_on_the_league_page(page, login, bots,
     # The member's next fixture of the new season, with its deadline.
     assert "Your next fixture" in page.inner_text("#next-fixture")
     assert "UTC" in page.inner_text("#next-fixture")
+    shoot("league-after-a-promotion")
 
     page.goto(f"/leagues/{league.slug}/?season=1&division=2")
     row = page.locator(f'tr[data-player="{promoted.pk}"]')
