@@ -1,4 +1,5 @@
-"""The ASGI application: Django's HTTP handler and the live table's WebSockets.
+"""The ASGI application: Django's HTTP handler and the WebSockets, the live table's
+(gameplay/routing.py) and every page's notices (config/consumers.py).
 
 Served by uvicorn (`python manage.py serve`, and the benchmarks); uvicorn needs the
 `websockets` package for WebSocket connections. Sockets authenticate with the session
@@ -16,14 +17,18 @@ django_application = get_asgi_application()
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
+from django.urls import path  # noqa: E402
 
+from config.consumers import NoticeConsumer  # noqa: E402
 from gameplay.routing import websocket_urlpatterns  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
         "http": django_application,
         "websocket": AllowedHostsOriginValidator(
-            AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
+            AuthMiddlewareStack(
+                URLRouter([*websocket_urlpatterns, path("ws/notices/", NoticeConsumer.as_asgi())])
+            )
         ),
     }
 )

@@ -383,6 +383,13 @@ KNOCK_LIVE = {
     # REDIS_URL's, so sites that share a Redis server apart by number stay apart here too.
     "feed": f"{env_str('CHANNELS_PREFIX', 'knock')}.live.moves."
     + (urlsplit(REDIS_URL).path.strip("/") or "0"),
+    # The Pub/Sub channel that carries "these players have news" to the notice sockets.
+    "notice_feed": f"{env_str('CHANNELS_PREFIX', 'knock')}.live.notices."
+    + (urlsplit(REDIS_URL).path.strip("/") or "0"),
+    # How often a notice socket (config/consumers.py) reads its player's notices again on
+    # its own: the only way news reaches it in the embedded default (a worker process
+    # cannot reach a web process); with Redis, services push and this is a safety net.
+    "notice_seconds": 30.0 if REDIS_URL else 2.0,
     # Threads (each with a database connection) for the sockets of one web process.
     "db_threads": env_int("KNOCK_LIVE_DB_THREADS", 4),
 }

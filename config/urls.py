@@ -16,6 +16,11 @@ api_patterns = [
     path("", include("leagues.api_urls")),
 ]
 
+# The admin carries the site's name (and its logo: templates/admin/base_site.html).
+admin.site.site_header = "Knock admin"
+admin.site.site_title = "Knock admin"
+admin.site.index_title = "Rooms, players, tournaments and leagues"
+
 urlpatterns = [
     path("healthz", healthz, name="healthz"),
     path("", home, name="home"),

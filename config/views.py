@@ -1,9 +1,9 @@
 from django.http import JsonResponse
 from django.shortcuts import render
-from django.urls import reverse
 from django.views.defaults import server_error as html_server_error
 
 from config.api import api_server_error
+from config.notices import notices_for
 from gameplay import selectors as gameplay_selectors
 from leagues import selectors as league_selectors
 from leagues.models import Season
@@ -53,29 +53,7 @@ def home(request):
 
 
 def notices(request):
-    """What needs the signed-in player now, for the banner static/site/notices.js shows on
-    every page: check-in open, a table ready, a match on. Polled, so it works with or
-    without the live table's channel layer."""
+    """The player's notices as JSON, for static/site/notices.js: its fallback when the
+    notice socket is down, and the whole story where no socket can be served."""
     player = gameplay_selectors.player_of_user(request.user)
-    found = []
-    for entry in tournament_selectors.entries_of_player(player) if player else []:
-        tournament = entry.tournament
-        page = reverse("tournament-detail", args=[tournament.pk])
-        seat = tournament_selectors.seat_of(entry)
-        if seat and seat["match"]:
-            url = reverse("match-table", args=[seat["match"]])
-            found.append(("match", seat["match"], f"Your match in {tournament.name} is on.", url))
-        elif seat and seat["table"].status == "waiting" and not seat["seat"].present:
-            text = f"Your table in {tournament.name} is ready: take your seat."
-            found.append(("table", seat["table"].pk, text, page))
-        elif tournament.status == "check_in" and entry.checked_in_at is None:
-            text = f"Check-in is open for {tournament.name}."
-            found.append(("check-in", tournament.pk, text, page))
-    return JsonResponse(
-        {
-            "notices": [
-                {"key": f"{kind}-{ident}", "text": text, "url": url}
-                for kind, ident, text, url in found
-            ]
-        }
-    )
+    return JsonResponse({"notices": notices_for(player)})

@@ -37,6 +37,7 @@ from gameplay.models import (
     Title,
     XpEntry,
 )
+from gameplay.option_fields import VariantOptionsAdminForm
 from gameplay.usernames import UsernameError, normalize_username
 
 
@@ -255,15 +256,15 @@ class AchievementAdmin(admin.ModelAdmin):
 # --- rooms ----------------------------------------------------------------------------
 
 
-class RoomForm(forms.ModelForm):
-    """Checks variant, seats and options against the engine, so a room can always deal."""
+class RoomForm(VariantOptionsAdminForm):
+    """Checks variant, seats and options against the engine, so a room can always deal;
+    the options are a field each, from the engine's Option metadata."""
 
     class Meta:
         model = Room
         fields = [
             "name",
             "variant",
-            "options",
             "seats",
             "min_level",
             "entry_fee",
@@ -288,16 +289,13 @@ class RoomForm(forms.ModelForm):
             variant.validate_players(seats)
         except ValueError as exc:
             raise ValidationError({"seats": str(exc)}) from exc
-        try:
-            variant.validate_options(cleaned.get("options") or {})
-        except ValueError as exc:
-            raise ValidationError({"options": str(exc)}) from exc
         return cleaned
 
 
 @admin.register(Room)
 class RoomAdmin(admin.ModelAdmin):
     form = RoomForm
+    fieldsets = [(None, {"fields": RoomForm.Meta.fields}), *RoomForm.option_fieldsets()]
     list_display = [
         "name",
         "variant",
@@ -311,6 +309,9 @@ class RoomAdmin(admin.ModelAdmin):
     list_editable = ["min_level", "active"]
     list_filter = ["variant", "active", "bots_allowed", "min_level"]
     search_fields = ["name"]
+
+    class Media:
+        js = ["site/admin-options.js"]
 
 
 # --- matches and ratings --------------------------------------------------------------

@@ -71,6 +71,30 @@ def announce(matches: list[Match]) -> None:
     transaction.on_commit(lambda: _publish(versions), robust=True)
 
 
+def notify_players(player_ids) -> None:
+    """Once the caller's transaction commits, tell these players' notice sockets (on any
+    web process) to read their notices again: a check-in opened, a table is ready.
+
+    Only with Redis: one PUBLISH of the ids on `KNOCK_LIVE["notice_feed"]`, which every
+    web process with notice sockets holds a subscription to (`NoticeHub`). Without Redis,
+    each notice socket reads its notices every few seconds on its own
+    (`KNOCK_LIVE["notice_seconds"]`), the way the watcher finds moves. A failed publish
+    is logged and costs those players one such tick.
+    """
+    if not layer_crosses_processes():
+        return
+    ids = sorted(set(player_ids))
+    if ids:
+        transaction.on_commit(lambda: _publish_notices(ids), robust=True)
+
+
+def _publish_notices(player_ids: list[int]) -> None:
+    try:
+        _feed_client().publish(settings.KNOCK_LIVE["notice_feed"], json.dumps(player_ids))
+    except Exception:
+        logger.exception("notices: telling players %s failed", player_ids)
+
+
 def _publish(versions: list[tuple[int, int, str]]) -> None:
     try:
         _send(versions)
@@ -179,6 +203,65 @@ class SeqWatcher:
                     await asyncio.sleep(1)
         finally:
             await client.aclose()
+
+
+class NoticeHub:
+    """This event loop's notice sockets by player, and its subscription to the notice
+    feed while it has any: a published list of player ids nudges their sockets."""
+
+    def __init__(self) -> None:
+        self.consumers: dict[int, set] = defaultdict(set)
+        self.listener: asyncio.Task | None = None
+
+    def join(self, player_id: int, consumer) -> None:
+        self.consumers[player_id].add(consumer)
+        if (self.listener is None or self.listener.done()) and layer_crosses_processes():
+            self.listener = asyncio.get_running_loop().create_task(self.listen())
+
+    def leave(self, player_id: int, consumer) -> None:
+        sockets = self.consumers.get(player_id)
+        if sockets is not None:
+            sockets.discard(consumer)
+            if not sockets:
+                del self.consumers[player_id]
+
+    def tell_all(self, data: bytes) -> None:
+        try:
+            player_ids = [int(p) for p in json.loads(data)]
+        except (ValueError, TypeError):
+            logger.warning("notices: a feed message that is not player ids: %r", data[:200])
+            return
+        for player_id in player_ids:
+            for consumer in list(self.consumers.get(player_id, ())):
+                consumer.nudge()
+
+    async def listen(self) -> None:
+        client = redis.asyncio.Redis.from_url(settings.REDIS_URL, socket_connect_timeout=5)
+        try:
+            while self.consumers:
+                try:
+                    async with client.pubsub(ignore_subscribe_messages=True) as pubsub:
+                        await pubsub.subscribe(settings.KNOCK_LIVE["notice_feed"])
+                        while self.consumers:
+                            message = await pubsub.get_message(timeout=1.0)
+                            if message is not None:
+                                self.tell_all(message["data"])
+                except (redis.RedisError, OSError) as exc:
+                    logger.warning("notices: the notice feed failed (%s); again in 1 s", exc)
+                    await asyncio.sleep(1)
+        finally:
+            await client.aclose()
+
+
+_hubs: "WeakKeyDictionary[asyncio.AbstractEventLoop, NoticeHub]" = WeakKeyDictionary()
+
+
+def notice_hub() -> NoticeHub:
+    """This event loop's notice hub."""
+    loop = asyncio.get_running_loop()
+    if loop not in _hubs:
+        _hubs[loop] = NoticeHub()
+    return _hubs[loop]
 
 
 _watchers: "WeakKeyDictionary[asyncio.AbstractEventLoop, SeqWatcher]" = WeakKeyDictionary()

@@ -2,8 +2,10 @@
 fixtures, and standings to read (they change only through results and ranking)."""
 
 from django.contrib import admin, messages
+from django.db.models import Count
 
 from config.errors import DomainError
+from gameplay.option_fields import VariantOptionsAdminForm
 from leagues import services
 from leagues.models import Division, Fixture, FixtureSeat, League, Membership, Season, Standing
 
@@ -14,11 +16,38 @@ class DivisionInline(admin.TabularInline):
     ordering = ["tier"]
 
 
+class LeagueForm(VariantOptionsAdminForm):
+    """The league's game options a field each, from the engine's Option metadata."""
+
+    class Meta:
+        model = League
+        exclude = ["options"]
+
+
 @admin.register(League)
 class LeagueAdmin(admin.ModelAdmin):
-    list_display = ["name", "variant", "table_size", "tiebreakers"]
+    form = LeagueForm
+    list_display = ["name", "variant", "table_size", "tiebreakers", "members"]
     prepopulated_fields = {"slug": ["name"]}
     inlines = [DivisionInline]
+
+    class Media:
+        js = ["site/admin-options.js"]
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).annotate(member_count=Count("memberships"))
+
+    @admin.display(description="members", ordering="member_count")
+    def members(self, league: League) -> int:
+        return league.member_count
+
+    def get_fieldsets(self, request, obj=None):
+        fields = [
+            f.name
+            for f in League._meta.fields
+            if f.editable and not f.auto_created and f.name != "options"
+        ]
+        return [(None, {"fields": fields}), *LeagueForm.option_fieldsets()]
 
 
 @admin.register(Membership)

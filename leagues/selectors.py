@@ -113,6 +113,44 @@ def membership_of(league: League, player) -> Membership | None:
     return memberships.select_related("division").first()
 
 
+# How long a promotion or relegation stays news (a notice on every page).
+MOVES_NEWS_DAYS = 7
+
+
+def moves_of(player, *, league: League | None = None, days: int | None = None) -> list[dict]:
+    """The player's promotions and relegations, newest season first, each with the division
+    they left and the one they play in now: two queries."""
+    if player is None:
+        return []
+    rows = Standing.objects.filter(
+        player=player,
+        outcome__in=(Standing.Outcome.PROMOTED, Standing.Outcome.RELEGATED),
+        season__status=Season.Status.CLOSED,
+    ).select_related("season__league", "division")
+    if league is not None:
+        rows = rows.filter(season__league=league)
+    if days is not None:
+        rows = rows.filter(season__closed_at__gte=timezone.now() - timedelta(days=days))
+    rows = list(rows.order_by("-season__closed_at"))
+    now_in = {
+        m.league_id: m.division
+        for m in Membership.objects.filter(
+            player=player, league_id__in={r.season.league_id for r in rows}
+        ).select_related("division")
+    }
+    return [
+        {
+            "standing": row,
+            "league": row.season.league,
+            "season": row.season,
+            "up": row.outcome == Standing.Outcome.PROMOTED,
+            "left": row.division,
+            "now_in": now_in.get(row.season.league_id),
+        }
+        for row in rows
+    ]
+
+
 def next_season(seasons: list[Season]) -> Season | None:
     """The scheduled season a new member would play first, if one is set."""
     return next((s for s in seasons if s.status == Season.Status.SCHEDULED), None)

@@ -19,6 +19,7 @@ from config.db import bulk_update
 from config.errors import Conflict, DomainError
 from config.jobs import enqueue
 from engine import variants
+from gameplay import live
 from gameplay import services as gameplay
 from gameplay.models import Match, Metric, Player, Rating
 from leagues import schedule, standings
@@ -261,6 +262,14 @@ def season_close(*, season_id: int) -> Season:
             Round.objects.filter(season=season, ranked_at__isnull=True).update(ranked_at=now)
             _rank(season, sorted(set(late)))
         promoted, champions = _move_players(season)
+        # A promotion or relegation is news on every page of the players it moves.
+        live.notify_players(
+            Standing.objects.filter(
+                season=season,
+                outcome__in=(Standing.Outcome.PROMOTED, Standing.Outcome.RELEGATED),
+                player__is_bot=False,
+            ).values_list("player_id", flat=True)
+        )
         season.status = Season.Status.CLOSED
         season.closed_at = now
         season.save(update_fields=["status", "closed_at"])

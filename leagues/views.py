@@ -29,10 +29,20 @@ def league_table(request, slug: str):
     division = _pick(ladder, request.GET.get("division"), lambda d: d.tier)
     lines = selectors.division_table(season, division, ladder) if season and division else []
     player = gameplay_selectors.player_of_user(request.user)
+    fixture = selectors.next_fixture(player) if player else None
+    if fixture is not None and fixture.round.season.league_id != league.pk:
+        fixture = None
     return render(
         request,
         "leagues/table.html",
         {
+            "last_move": next(iter(selectors.moves_of(player, league=league)), None),
+            "fixture": fixture,
+            "fixture_opponents": [
+                seat.player for seat in fixture.seats.all() if seat.player_id != player.pk
+            ]
+            if fixture
+            else [],
             "league": league,
             "seasons": seasons,
             "season": season,

@@ -6,11 +6,16 @@ import secrets
 from django import forms
 from django.contrib import admin, messages
 from django.core.exceptions import ValidationError
+from django.db.models import Count, Q
 from django.utils.html import format_html
 
 from config.errors import DomainError
+from gameplay.option_fields import VariantOptionsAdminForm
 from tournaments import services
 from tournaments.models import Entry, Prize, Table, Tournament
+
+# Entries that never sat in the draw.
+NOT_IN_THE_DRAW = (Entry.Status.WITHDRAWN, Entry.Status.WAITLISTED, Entry.Status.DROPPED)
 
 
 class PrizeInline(admin.TabularInline):
@@ -34,13 +39,15 @@ class EntryInline(admin.TabularInline):
         return False
 
 
-class TournamentForm(forms.ModelForm):
+class TournamentForm(VariantOptionsAdminForm):
+    """The settings before the draw; the game's options a field each, from the engine."""
+
     class Meta:
         model = Tournament
         fields = [
             "organiser",
             "variant",
-            *services.EDITABLE,
+            *(name for name in services.EDITABLE if name != "options"),
             "table_size",
             "advance",
             "entry_fee",
@@ -50,7 +57,7 @@ class TournamentForm(forms.ModelForm):
         values = super().clean()
         if not self.errors:
             try:
-                services.validate_settings(values)
+                services.validate_settings({**values, "options": self.instance.options})
             except DomainError as exc:
                 raise ValidationError(exc.message) from exc
         return values
@@ -84,6 +91,14 @@ def cancel(modeladmin, request, queryset):
     _run(modeladmin, request, queryset, services.tournament_cancel, "cancelled")
 
 
+class DrawnTournamentForm(forms.ModelForm):
+    """A drawn tournament's settings are history: every field is shown read-only."""
+
+    class Meta:
+        model = Tournament
+        fields = []
+
+
 @admin.register(Tournament)
 class TournamentAdmin(admin.ModelAdmin):
     form = TournamentForm
@@ -93,10 +108,11 @@ class TournamentAdmin(admin.ModelAdmin):
         "variant",
         "table_size",
         "advance",
-        "entries_count",
+        "entries",
         "starts_at",
         "organiser",
     ]
+    list_select_related = ["organiser"]
     list_filter = [
         "status",
         "variant",
@@ -111,11 +127,41 @@ class TournamentAdmin(admin.ModelAdmin):
     inlines = [PrizeInline, EntryInline]
     actions = [open_registration, start_now, cancel]
 
+    class Media:
+        js = ["site/admin-options.js"]
+
+    def get_queryset(self, request):
+        # Before the draw `entries_count` is 0: the list counts the entries themselves.
+        admitted = Count("entries", filter=Q(entries__status__in=services.ADMITTED))
+        playing = Count("entries", filter=~Q(entries__status__in=NOT_IN_THE_DRAW))
+        return super().get_queryset(request).annotate(admitted=admitted, in_draw=playing)
+
+    @admin.display(description="entries", ordering="admitted")
+    def entries(self, tournament: Tournament) -> int:
+        """Registered and checked-in entries before the draw; the draw's entries after."""
+        if tournament.status in services.BEFORE_START:
+            return tournament.admitted
+        return tournament.entries_count or tournament.in_draw
+
     def get_changeform_initial_data(self, request):
-        return {"organiser": request.user.pk, "options": {}}
+        return {"organiser": request.user.pk}
+
+    def _drawn(self, obj) -> bool:
+        return obj is not None and obj.status not in services.BEFORE_START
+
+    def get_form(self, request, obj=None, change=False, **kwargs):
+        if self._drawn(obj):
+            kwargs["form"] = DrawnTournamentForm
+        return super().get_form(request, obj, change, **kwargs)
+
+    def get_fieldsets(self, request, obj=None):
+        if self._drawn(obj):
+            return [(None, {"fields": self.get_readonly_fields(request, obj)})]
+        main = [*TournamentForm.Meta.fields, *self.readonly_fields]
+        return [(None, {"fields": main}), *TournamentForm.option_fieldsets()]
 
     def get_readonly_fields(self, request, obj=None):
-        if obj is not None and obj.status not in services.BEFORE_START:
+        if self._drawn(obj):
             # The bracket is drawn: its settings are history now.
             drawn = [f.name for f in Tournament._meta.fields if f.name != "seed"]
             return [*drawn, "revealed_seed"]

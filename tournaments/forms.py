@@ -10,6 +10,7 @@ from django import forms
 
 from engine import variants
 from gameplay.models import VARIANT_CHOICES, Reward, Title
+from gameplay.option_fields import chosen_options, initial_options, option_field, option_field_name
 from tournaments.models import TIEBREAK_CHOICES, Tournament
 
 ODD = [(n, str(n)) for n in (1, 3, 5, 7, 9)]
@@ -47,45 +48,6 @@ PLAIN_SETTINGS = (
 )
 # Fixed once the tournament exists (tournaments.services.tournament_update refuses them).
 FIXED = ("variant", "format", "table_size", "advance", "entry_fee")
-
-
-def option_field_name(variant: str, option: str) -> str:
-    return f"opt_{variant}_{option}"
-
-
-def _words(name: str) -> str:
-    return name.replace("_", " ").capitalize()
-
-
-def option_field(option) -> forms.Field:
-    """A form field for one engine Option: its type, its range and its help."""
-    helps = [option.help[:1].upper() + option.help[1:]] if option.help else []
-    choices = getattr(option, "choices", ())
-    if choices:
-        return forms.ChoiceField(
-            label=_words(option.name),
-            required=False,
-            choices=[(c, c) for c in choices],
-            initial=option.default,
-            help_text=". ".join(helps),
-        )
-    if option.kind is bool:
-        return forms.BooleanField(
-            label=_words(option.name),
-            required=False,
-            initial=option.default,
-            help_text=". ".join(helps),
-        )
-    if option.minimum is not None and option.maximum is not None:
-        helps.append(f"{option.minimum} to {option.maximum}; default {option.default}")
-    return forms.IntegerField(
-        label=_words(option.name),
-        required=False,  # only the chosen game's options count; an empty one is its default
-        min_value=option.minimum,
-        max_value=option.maximum,
-        initial=option.default,
-        help_text=". ".join(helps),
-    )
 
 
 class DateTimeLocal(forms.DateTimeInput):
@@ -295,14 +257,8 @@ class TournamentForm(forms.Form):
         data = self.cleaned_data
         variant = data["variant"]
         values = {name: data[name] for name in PLAIN_SETTINGS}
-        chosen = {
-            o.name: data.get(option_field_name(variant, o.name))
-            for o in variants.get(variant).options
-        }
         # An option left empty takes the engine's default.
-        values["options"] = {
-            name: value for name, value in chosen.items() if value not in (None, "")
-        }
+        values["options"] = chosen_options(data, variant)
         values["tiebreaks"] = [data[name] for name in TIEBREAK_FIELDS if data.get(name)]
         text = data.get("place_points") or ""
         values["place_points"] = [int(part) for part in text.split(",") if part.strip()]
@@ -350,8 +306,7 @@ def initial_of(tournament: Tournament) -> dict:
     initial["place_points"] = ", ".join(map(str, tournament.place_points or []))
     for name, key in zip(TIEBREAK_FIELDS, tournament.tiebreaks or [], strict=False):
         initial[name] = key
-    for key, value in (tournament.options or {}).items():
-        initial[option_field_name(tournament.variant, key)] = value
+    initial.update(initial_options(tournament.variant, tournament.options))
     for row, prize in enumerate(tournament.prizes.all()[:PRIZE_ROWS]):
         initial.update(
             {

@@ -57,10 +57,12 @@ BRACKET_TEMPLATES = {
 def tournament_detail(request, pk: int):
     """The whole bracket; while live, the page re-fetches its bracket part every few seconds."""
     tournament = _visible(request, pk)
+    bracket = selectors.bracket(tournament)
     context = {
         "tournament": tournament,
-        "bracket": selectors.bracket(tournament),
+        "bracket": bracket,
         "bracket_template": BRACKET_TEMPLATES.get(tournament.format, "tournaments/_bracket.html"),
+        "drawing": bracket_drawing(bracket),
         "live": tournament.status in LIVE,
     }
     if request.GET.get("part") == "bracket":
@@ -82,6 +84,74 @@ def tournament_detail(request, pk: int):
     if services.can_run(request.user, tournament):
         context["organiser"] = _organiser_panel(tournament, context["bracket"])
     return render(request, "tournaments/detail.html", context)
+
+
+def bracket_drawing(bracket: dict) -> dict:
+    """The bracket arranged for drawing, the way Challonge draws one.
+
+    A tree bracket (every table sends its players to one next table) becomes nested nodes,
+    the final at the root: each node is drawn beside the tables that feed it, so CSS alone
+    centres it between them and draws the connector lines. A bracket whose tables feed
+    several next tables has no tree: it is drawn round by round in columns, each table
+    saying which tables it is fed by. A third-place table sits below the final.
+    """
+    rounds = bracket["rounds"]
+    if not rounds:
+        return {"heads": [], "tree": None, "columns": [], "extras": []}
+    last = rounds[-1]["number"]
+    by_ref, parents = {}, {}
+    for rnd in rounds:
+        for table in rnd["tables"]:
+            table["is_final"] = table["round"] == last and not table["third_place"]
+            table["label"] = _table_label(table)
+            table["best_of"] = rnd["best_of"]
+            done = table["status"] == Table.Status.DONE
+            unfilled = 0 if done else max(0, table["capacity"] - len(table["seats"]))
+            table["open_seats"] = range(unfilled)
+            for seat in table["seats"]:
+                seat["champion"] = done and table["is_final"] and seat["finish"] == 1
+                seat["out"] = done and not (seat["advanced"] or seat["champion"])
+                # At a table of three or more, the finishing order says who went through.
+                many = len(table["seats"]) > 2
+                seat["place"] = _ordinal(seat["finish"]) if many and seat["finish"] else ""
+            by_ref[(table["round"], table["position"])] = table
+            for feeder in table["feeders"]:
+                if not table["third_place"]:
+                    parents.setdefault(tuple(feeder), []).append(table)
+    mains = [t for rnd in rounds for t in rnd["tables"] if not t["third_place"]]
+    is_tree = all(len(parents.get((t["round"], t["position"]), [])) <= 1 for t in mains)
+    final = next((t for t in rounds[-1]["tables"] if t["is_final"]), None)
+    for table in mains:
+        table["from"] = ", ".join(str(position + 1) for _, position in table["feeders"])
+
+    def steps(table: dict, out: list) -> list:
+        """The tree as a flat list the template renders in one loop (no recursion): open a
+        node (and its column of feeders), its feeders' steps, close them, then its table."""
+        children = [by_ref[tuple(f)] for f in table["feeders"] if tuple(f) in by_ref]
+        out.append({"kind": "open", "table": table, "fed": bool(children)})
+        for child in children:
+            steps(child, out)
+        if children:
+            out.append({"kind": "end"})
+        out.append({"kind": "table", "table": table, "fed": bool(children)})
+        return out
+
+    heads = [{"name": r["name"], "best_of": r["best_of"], "number": r["number"]} for r in rounds]
+    return {
+        "heads": heads,
+        "tree": steps(final, []) if is_tree and final else None,
+        "columns": [] if is_tree and final else rounds,
+        "extras": [t for t in rounds[-1]["tables"] if t["third_place"]],
+        "spacers": range(len(rounds) - 1),
+    }
+
+
+def _table_label(table: dict) -> str:
+    if table["third_place"]:
+        return "Third place"
+    if table["is_final"]:
+        return "Final"
+    return f"Table {table['position'] + 1}"
 
 
 def result_words(

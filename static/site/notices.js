@@ -1,6 +1,8 @@
 // Live notices on every page for a signed-in player: check-in has opened, your table is
-// ready, your match is on. Polls /me/notices/ (JSON) every 10 s while the page is visible;
-// a notice you close stays closed for this browser tab. No inline code (CSP).
+// ready, your match is on. Pushed over the notice socket (/ws/notices/, config/consumers.py)
+// as they happen; while that socket is down (or where none is served), polls /me/notices/
+// (JSON) every 10 s while the page is visible. A notice you close stays closed for this
+// browser tab. No inline code (CSP).
 (function () {
   const box = document.getElementById("live-notices");
   if (!box) return;
@@ -33,8 +35,31 @@
       });
   }
 
+  let socketOpen = false;
+  let retry = 1000;
+
+  function connect() {
+    if (!box.dataset.socket || !("WebSocket" in window)) return;
+    const scheme = window.location.protocol === "https:" ? "wss://" : "ws://";
+    const socket = new WebSocket(scheme + window.location.host + box.dataset.socket);
+    socket.addEventListener("open", () => {
+      socketOpen = true;
+      retry = 1000;
+    });
+    socket.addEventListener("message", (event) => {
+      const frame = JSON.parse(event.data);
+      if (frame.type === "notices") render(frame.notices);
+    });
+    socket.addEventListener("close", () => {
+      // Down (a restart, a server without sockets): the poll carries on; try again later.
+      socketOpen = false;
+      setTimeout(connect, retry);
+      retry = Math.min(retry * 2, 60000);
+    });
+  }
+
   async function poll() {
-    if (!document.hidden) {
+    if (!document.hidden && !socketOpen) {
       try {
         const response = await fetch(url, {cache: "no-store", credentials: "same-origin"});
         if (response.ok) render((await response.json()).notices);
@@ -44,5 +69,6 @@
     }
     setTimeout(poll, 10000);
   }
+  connect();
   poll();
 })();

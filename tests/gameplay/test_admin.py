@@ -1,5 +1,7 @@
 """Django admin for gameplay: every page loads, and the actions go through the services."""
 
+import re
+
 import pytest
 from django.contrib import admin
 from django.contrib.messages import get_messages
@@ -183,7 +185,6 @@ def room_data(**changes):
     data = {
         "name": "New room",
         "variant": "gin",
-        "options": "{}",
         "seats": 2,
         "min_level": 1,
         "entry_fee": 0,
@@ -200,11 +201,24 @@ def test_room_admin_checks_the_room_against_the_engine(admin_client):
     add = reverse("admin:gameplay_room_add")
     bad_seats = admin_client.post(add, room_data(seats=3))
     assert "gin needs 2 to 2 players" in bad_seats.context["adminform"].form.errors["seats"][0]
-    bad_option = admin_client.post(add, room_data(options='{"jokers": 2}'))
-    assert "unknown option 'jokers'" in bad_option.context["adminform"].form.errors["options"][0]
+    # Options are fields from the engine's metadata, with its ranges and help: no JSON.
+    form = admin_client.get(add).context["adminform"].form
+    assert "options" not in form.fields
+    target = form.fields["opt_gin_target"]
+    assert (target.min_value, target.max_value) == (1, 10000)
+    assert "match ends when a player reaches this" in target.help_text.lower()
+    scoring = form.fields["opt_basic_scoring"]
+    assert scoring.choices == [("winner", "winner"), ("penalty", "penalty")]
+    out_of_range = admin_client.post(add, room_data(opt_gin_knock_limit=11))
+    assert "opt_gin_knock_limit" in out_of_range.context["adminform"].form.errors
     assert not Room.objects.exists()
-    assert admin_client.post(add, room_data(options='{"target": 50}')).status_code == 302
-    assert Room.objects.get().options == {"target": 50}
+    # Only the chosen game's options count; an empty one is the game's default.
+    chosen = room_data(opt_gin_target=50, opt_basic_jokers=2)
+    assert admin_client.post(add, chosen).status_code == 302
+    room = Room.objects.get()
+    assert room.options["target"] == 50 and "jokers" not in room.options
+    change = reverse("admin:gameplay_room_change", args=[room.pk])
+    assert admin_client.get(change).context["adminform"].form.initial["opt_gin_target"] == 50
 
 
 def test_room_changelist_edits_level_and_active_in_place(admin_client):
@@ -222,3 +236,39 @@ def test_room_changelist_edits_level_and_active_in_place(admin_client):
     assert response.status_code == 302
     room.refresh_from_db()
     assert (room.min_level, room.active) == (4, False)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_same_grant_sent_twice_at_once_grants_once(admin_user):
+    """Two submissions of one grant form at the same instant (a double click on a slow
+    page): PostgreSQL's row lock lets one grant and the other find it granted."""
+    from django.test import Client
+
+    from gameplay.models import XpEntry
+    from tests.concurrency import at_once
+
+    reward = RewardFactory(name="Bonus", coins=25, xp=30)
+    ada, bob = PlayerFactory(), PlayerFactory()
+    clients = [Client(), Client()]
+    for client in clients:
+        client.force_login(admin_user)
+    changelist, selected, grant_id = grant_form(clients[0], [ada, bob])
+    submit = {
+        "action": "grant_reward",
+        "_selected_action": selected,
+        "apply": "Grant reward",
+        "reward": reward.pk,
+        "reason": "Launch party",
+        "grant_id": grant_id,
+    }
+    answers = at_once(*(lambda c=c: c.post(changelist, submit, follow=True) for c in clients))
+    said = [message for answer in answers for message in messages_of(answer)]
+    # The two requests may each take a player first: between them, each player once.
+    granted = [int(re.match(r"Granted Bonus to (\d+) player", m).group(1)) for m in said]
+    assert sum(granted) == 2, said
+    assert RewardGrant.objects.count() == 2
+    for player in (ada, bob):
+        player.refresh_from_db()
+        assert player.coins == 25
+        assert CoinEntry.objects.filter(player=player).count() == 1
+        assert XpEntry.objects.filter(player=player).count() == 1

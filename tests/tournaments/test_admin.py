@@ -58,7 +58,7 @@ def test_adding_in_admin_validates_the_settings(admin_client):
         "name": "Admin Cup",
         "organiser": UserFactory().pk,
         "variant": "gin",
-        "options": "{}",
+        "opt_gin_target": 150,
         "table_size": 4,
         "advance": 2,
         "best_of": 1,
@@ -80,6 +80,8 @@ def test_adding_in_admin_validates_the_settings(admin_client):
     )
     assert created.status_code == 302
     assert Tournament.objects.get(name="Admin Cup").status == Tournament.Status.DRAFT
+    options = Tournament.objects.get(name="Admin Cup").options
+    assert options["target"] == 150 and "jokers" not in options
     chosen = Tournament.objects.get(name="Admin Cup").seed
     assert chosen != "s" and len(chosen) == 32  # the posted seed is ignored: a secret one
 
@@ -98,3 +100,23 @@ def test_staff_never_see_or_set_a_tournaments_seed_before_it_ends(admin_client):
         assert tournament.seed not in admin_client.get(listing).content.decode()
     Tournament.objects.filter(pk=tournament.pk).update(status=Tournament.Status.FINISHED)
     assert tournament.seed in admin_client.get(url).content.decode()
+
+
+def test_the_list_counts_entries_before_and_after_the_draw(admin_client):
+    """A tournament with 10 registered players never shows 0 entries."""
+    waiting = open_tournament(name="Ten Cup")
+    register_all(waiting, bots(10))
+    drawn = open_tournament(name="Four Cup", show_up_seconds=0, by=waiting.organiser)
+    register_all(drawn, bots(4))
+    services.tournament_start(tournament_id=drawn.pk)
+    page = admin_client.get("/admin/tournaments/tournament/")
+    listing = page.context["cl"].result_list
+    counts = {t.name: page.context["cl"].model_admin.entries(t) for t in listing}
+    assert counts == {"Ten Cup": 10, "Four Cup": 4}
+    assert '<td class="field-entries">10</td>' in page.content.decode()
+
+
+def test_the_admin_carries_the_sites_name_and_logo(admin_client):
+    page = admin_client.get("/admin/").content.decode()
+    assert "Knock admin" in page and "site/favicon.svg" in page
+    assert "Django administration" not in page and "Django site admin" not in page

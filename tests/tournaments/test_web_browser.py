@@ -138,7 +138,7 @@ def test_organiser_creates_opens_and_starts_a_tournament(page, login, browser, l
     confirm(page, "Start now", "Draw and start")
     page.wait_for_selector("text=The tournament has started")
     assert page.locator("#status").inner_text() == "Running"
-    assert page.locator(".round").count() == 2
+    assert page.locator(".round-head").count() == 2
     shoot("tournament-running")
     stranger.goto(f"/tournaments/{tournament.pk}/")
     assert stranger.locator("#organiser-panel").count() == 0

@@ -14,6 +14,7 @@ from typing import NamedTuple
 from django.db.models import Q
 
 from config.db import bulk_update
+from gameplay import live
 from gameplay import services as gameplay
 from tournaments import bracket as bk
 from tournaments.models import Entry, Table, TableMatch, TableSeat, Tournament
@@ -119,6 +120,14 @@ class Batch:
                 status=Entry.Status.ELIMINATED
             )
         _start_matches(self.starts)
+        # A table that waits for its players or started a match is news to the people at it.
+        live.notify_players(
+            seat.entry.player_id
+            for table in self.tables.values()
+            if table.status in (Table.Status.WAITING, Table.Status.PLAYING)
+            for seat in self.seats[table.pk]
+            if not seat.entry.player.is_bot
+        )
         for tournament_id in sorted(self.finals):
             _maybe_finish_tournament(tournament_id, self.now)
 

@@ -9,6 +9,7 @@ from django.db import connection
 
 from config.errors import Conflict, NotAllowed, NotFound
 from engine import fair
+from gameplay import live
 from gameplay import services as gameplay
 from tournaments import bracket as bk
 from tournaments.formats.double_layout import DoubleLayout, build_layout
@@ -115,6 +116,16 @@ def _lock(tournament_id: int) -> Tournament:
     if tournament is None:
         raise NotFound("No such tournament.")
     return tournament
+
+
+def _notify_entrants(tournament: Tournament) -> None:
+    """After commit, push the people in this tournament their notices (check-in opened,
+    the draw seated them): bots have no pages to show them on."""
+    live.notify_players(
+        Entry.objects.filter(tournament=tournament, player__is_bot=False)
+        .exclude(status=Entry.Status.WITHDRAWN)
+        .values_list("player_id", flat=True)
+    )
 
 
 def can_organise(user) -> bool:

@@ -26,6 +26,7 @@ from tournaments.services.common import (
     _check_organiser,
     _lock,
     _moves,
+    _notify_entrants,
     _refund,
     _store_numbers,
     _walkover,
@@ -136,6 +137,7 @@ def tournament_start(*, tournament_id: int, by=None, now: datetime | None = None
         tournament.started_at = now
         tournament.save(update_fields=["status", "started_at", "entries_count", "draw_commitment"])
         enqueue("tournaments.tasks.start_tables", tournament.pk)
+        _notify_entrants(tournament)
     return tournament
 
 

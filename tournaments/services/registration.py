@@ -23,6 +23,7 @@ from tournaments.services.common import (
     _check_organiser,
     _fee_key,
     _lock,
+    _notify_entrants,
     _refund,
     commit_draw_seed,
 )
@@ -49,6 +50,7 @@ def tournament_open_check_in(*, tournament_id: int, by=None) -> Tournament:
         tournament.check_in_opens_at = tournament.check_in_opens_at or timezone.now()
         commit_draw_seed(tournament)  # registration closes: the draw is fixed from here
         tournament.save(update_fields=["status", "check_in_opens_at", "draw_commitment"])
+        _notify_entrants(tournament)
     return tournament
 
 

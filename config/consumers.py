@@ -1,0 +1,80 @@
+"""The notice socket: `/ws/notices/`, open on every page of a signed-in player, so a
+notice (check-in open, your table is ready, your match is on) appears when it happens
+instead of at the page's next poll. No business logic: it sends what `config.notices`
+reads, as `{"type": "notices", "notices": [...]}`, on connect and whenever that changes.
+
+It reads again when a service says so (`gameplay.live.notify_players`: a Redis PUBLISH
+from any process, received by this process's `gameplay.live.NoticeHub`) and on its own
+every `KNOCK_LIVE["notice_seconds"]`: every 2 s in the embedded default, where a worker
+process cannot reach this one (the way the live table's watcher keeps it live there),
+every 30 s with Redis as a safety net for a lost push. The page polls `/me/notices/`
+while this socket is down.
+"""
+
+import asyncio
+import logging
+
+from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.conf import settings
+
+from config.notices import notices_for
+from gameplay import live, selectors
+from gameplay.models import Player
+
+logger = logging.getLogger(__name__)
+
+
+class NoticeConsumer(AsyncJsonWebsocketConsumer):
+    async def connect(self):
+        self.sent: list[dict] | None = None
+        self.sending = asyncio.Lock()
+        user = self.scope["user"]
+        if not user.is_authenticated:
+            await self.close(code=4401)
+            return
+        player = await live.run_db(selectors.player_of_user, user)
+        if player is None:
+            await self.close(code=4404)
+            return
+        self.player_id = player.pk
+        await self.accept()
+        live.notice_hub().join(self.player_id, self)
+        await self.send_notices()
+        self.ticker = asyncio.get_running_loop().create_task(self._tick())
+
+    async def disconnect(self, code):
+        if not hasattr(self, "ticker"):
+            return
+        self.ticker.cancel()
+        live.notice_hub().leave(self.player_id, self)
+
+    async def _tick(self) -> None:
+        while True:
+            await asyncio.sleep(settings.KNOCK_LIVE["notice_seconds"])
+            await self._refresh()
+
+    def nudge(self) -> None:
+        """A service says this player's notices may have changed (after its commit)."""
+        asyncio.get_running_loop().create_task(self._refresh())
+
+    async def _refresh(self) -> None:
+        try:
+            await self.send_notices()
+        except Exception:
+            # A database hiccup or a socket closing must not end this page's notices.
+            logger.exception("notices: sending player %s's notices failed", self.player_id)
+
+    async def send_notices(self) -> None:
+        """Send the player's notices unless they are what this socket sent last."""
+        async with self.sending:
+            notices = await live.run_db(_notices_of, self.player_id)
+            if notices != self.sent:
+                self.sent = notices
+                await self.send_json({"type": "notices", "notices": notices})
+
+    async def receive_json(self, content, **kwargs):
+        """Nothing to say to this socket: it only listens."""
+
+
+def _notices_of(player_id: int) -> list[dict]:
+    return notices_for(Player.objects.filter(pk=player_id).first())

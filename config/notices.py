@@ -1,0 +1,37 @@
+"""What needs a signed-in player now, for the notice every page shows: check-in open, a
+table ready, a match on, a promotion or relegation of the last week. Read by the polled
+endpoint (config.views.notices) and pushed by the notice socket (config.consumers); it
+sits above the apps, as the home page does, because gameplay never imports tournaments
+or leagues."""
+
+from django.urls import reverse
+
+from leagues import selectors as league_selectors
+from tournaments import selectors as tournament_selectors
+
+
+def notices_for(player) -> list[dict]:
+    found = []
+    for entry in tournament_selectors.entries_of_player(player) if player else []:
+        tournament = entry.tournament
+        page = reverse("tournament-detail", args=[tournament.pk])
+        seat = tournament_selectors.seat_of(entry)
+        if seat and seat["match"]:
+            url = reverse("match-table", args=[seat["match"]])
+            found.append(("match", seat["match"], f"Your match in {tournament.name} is on.", url))
+        elif seat and seat["table"].status == "waiting" and not seat["seat"].present:
+            text = f"Your table in {tournament.name} is ready: take your seat."
+            found.append(("table", seat["table"].pk, text, page))
+        elif tournament.status == "check_in" and entry.checked_in_at is None:
+            text = f"Check-in is open for {tournament.name}."
+            found.append(("check-in", tournament.pk, text, page))
+    for move in league_selectors.moves_of(player, days=league_selectors.MOVES_NEWS_DAYS):
+        league, now_in = move["league"], move["now_in"]
+        went = "Promoted" if move["up"] else "Relegated"
+        text = f"{went} in {league.name}: you play in {now_in.name if now_in else 'a new division'}"
+        text += f" from season {move['season'].number + 1}."
+        url = reverse("league-table", args=[league.slug])
+        found.append(("league-move", move["standing"].pk, text, url))
+    return [
+        {"key": f"{kind}-{ident}", "text": text, "url": url} for kind, ident, text, url in found
+    ]

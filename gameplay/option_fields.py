@@ -1,0 +1,128 @@
+"""Form fields for a game's options, built from the engine's `Option` metadata (type,
+default, range, help), so nobody types raw JSON: the organiser's tournament form and the
+admin's room, tournament and league forms share them.
+
+Every game's options are fields at once, named `opt_<variant>_<option>`; only the chosen
+game's count, and an empty one is that option's default. The engine's `validate_options`
+has the last word, and its refusal is shown by the field it names.
+"""
+
+from __future__ import annotations
+
+import re
+
+from django import forms
+from django.core.exceptions import ValidationError
+
+from engine import variants
+from gameplay.models import VARIANT_CHOICES
+
+
+def option_field_name(variant: str, option: str) -> str:
+    return f"opt_{variant}_{option}"
+
+
+def _words(name: str) -> str:
+    return name.replace("_", " ").capitalize()
+
+
+def option_field(option) -> forms.Field:
+    """A form field for one engine Option: its type, its range and its help."""
+    helps = [option.help[:1].upper() + option.help[1:]] if option.help else []
+    choices = getattr(option, "choices", ())
+    if choices:
+        return forms.ChoiceField(
+            label=_words(option.name),
+            required=False,
+            choices=[(c, c) for c in choices],
+            initial=option.default,
+            help_text=". ".join(helps),
+        )
+    if option.kind is bool:
+        return forms.BooleanField(
+            label=_words(option.name),
+            required=False,
+            initial=option.default,
+            help_text=". ".join(helps),
+        )
+    if option.minimum is not None and option.maximum is not None:
+        helps.append(f"{option.minimum} to {option.maximum}; default {option.default}")
+    return forms.IntegerField(
+        label=_words(option.name),
+        required=False,  # only the chosen game's options count; an empty one is its default
+        min_value=option.minimum,
+        max_value=option.maximum,
+        initial=option.default,
+        help_text=". ".join(helps),
+    )
+
+
+def all_option_fields() -> dict[str, forms.Field]:
+    """One field per option of every game, by field name."""
+    return {
+        option_field_name(variant, option.name): option_field(option)
+        for variant, _label in VARIANT_CHOICES
+        for option in variants.get(variant).options
+    }
+
+
+def chosen_options(data: dict, variant: str) -> dict:
+    """The chosen game's options from cleaned form data; empty fields are left out."""
+    chosen = {
+        o.name: data.get(option_field_name(variant, o.name)) for o in variants.get(variant).options
+    }
+    return {name: value for name, value in chosen.items() if value not in (None, "")}
+
+
+def initial_options(variant: str, options: dict | None) -> dict:
+    return {option_field_name(variant, key): value for key, value in (options or {}).items()}
+
+
+class VariantOptionsAdminForm(forms.ModelForm):
+    """An admin ModelForm whose JSON `options` field is replaced by one field per option
+    of every game; `options` is rebuilt from the chosen game's fields and checked by the
+    engine. Subclasses set Meta as usual, without "options"."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        instance = self.instance
+        if instance.pk and instance.variant:
+            for name, value in initial_options(instance.variant, instance.options).items():
+                self.initial.setdefault(name, value)
+
+    def clean(self):
+        data = super().clean()
+        variant = data.get("variant") or self.instance.variant
+        if not variant or self.errors:
+            return data
+        options = chosen_options(data, variant)
+        try:
+            variants.get(variant).validate_options(options)
+        except ValueError as exc:
+            named = re.search(r"'(\w+)'", str(exc))
+            field = option_field_name(variant, named.group(1)) if named else None
+            raise ValidationError({field if field in self.fields else None: str(exc)}) from exc
+        self.instance.options = options
+        return data
+
+    @classmethod
+    def option_fieldsets(cls) -> list[tuple[str, dict]]:
+        """One admin fieldset per game, shown only for the chosen game (admin-options.js)."""
+        return [
+            (
+                f"{label} options",
+                {
+                    "classes": ["variant-options", f"variant-{variant}"],
+                    "description": "Used when the game is "
+                    f"{label}; an empty field takes the game's default.",
+                    "fields": [
+                        option_field_name(variant, o.name) for o in variants.get(variant).options
+                    ],
+                },
+            )
+            for variant, label in VARIANT_CHOICES
+        ]
+
+
+VariantOptionsAdminForm.declared_fields.update(all_option_fields())
+VariantOptionsAdminForm.base_fields.update(VariantOptionsAdminForm.declared_fields)
