@@ -98,8 +98,15 @@ def match_finalize_many(*, match_ids: Iterable[int]) -> set[int]:
             # Inside the transaction: the receivers' jobs commit with the results, so a
             # failure after the commit cannot leave finalized matches unannounced.
             match_finished.send(sender=Match, match_ids=finalized)
-            # The fair-play tallies count each finalized match once, off the hot path.
-            enqueue("gameplay.tasks.record_fair_play", *finalized)
+            # The fair-play tallies count each finalized match with people once, off the
+            # hot path; a table of bots only has nothing to count.
+            with_people = [
+                match.pk
+                for match in verified
+                if any(not seat.player.is_bot for seat in seats_of[match.pk])
+            ]
+            if with_people:
+                enqueue("gameplay.tasks.record_fair_play", *with_people)
     for match in disputed:
         logger.error("match %s disputed: %s", match.pk, match.dispute_reason)
         mail_admins(f"Knock: match {match.pk} disputed", match.dispute_reason, fail_silently=True)

@@ -6,9 +6,10 @@ import pytest
 from django.contrib import admin
 from django.contrib.messages import get_messages
 from django.urls import reverse
+from django.utils import timezone
 
 from gameplay import services
-from gameplay.models import CoinEntry, Match, PlayerTitle, RewardGrant, Room
+from gameplay.models import CoinEntry, FairPlaySignal, Match, PlayerTitle, RewardGrant, Room
 from tests.factories import (
     AchievementFactory,
     LevelFactory,
@@ -38,8 +39,16 @@ def gameplay_rows():
     LevelFactory(number=2, xp_required=20, title=TitleFactory())
     AchievementFactory(reward=RewardFactory(coins=5))
     RoomFactory()
-    PlayerFactory()
-    return finished_match()
+    player = PlayerFactory()
+    match = finished_match()
+    FairPlaySignal.objects.create(
+        kind=FairPlaySignal.Kind.EXPERT_AGREEMENT,
+        player=player,
+        evidence={"decisions": 200, "agreements": 200},
+        matches=[match.pk],
+        updated_at=timezone.now(),
+    )
+    return match
 
 
 def gameplay_admins():

@@ -110,12 +110,15 @@ def test_two_accounts_from_one_address_at_a_table_are_flagged(client, eager_task
 
 
 def test_bots_only_histories_flag_nothing(eager_tasks):
+    """Finalize does not even ask (no person at the table); asked, nothing is counted."""
     bots = BotPlayerFactory.create_batch(2)
     for _ in range(3):
         match = services.match_create(variant="gin", options={"target": 30}, players=bots)
         services.match_play_bots(match_id=match.pk)
-    assert Match.objects.filter(fair_play_at__isnull=False).count() == 3
+    assert Match.objects.filter(finalized_at__isnull=False).count() == 3
+    services.fair_play_record_many(match_ids=Match.objects.values_list("pk", flat=True))
     assert not FairPlaySignal.objects.exists() and not FairPlayPair.objects.exists()
+    assert not FairPlayTally.objects.exists()
 
 
 @pytest.mark.postgres
