@@ -99,6 +99,7 @@ class TournamentForm(forms.Form):
     name = forms.CharField(max_length=120)
     variant = forms.ChoiceField(choices=VARIANT_CHOICES, initial="gin")
     format = forms.ChoiceField(
+        required=False,  # empty: single elimination, as before formats existed
         choices=Tournament.Format.choices,
         initial=Tournament.Format.SINGLE,
         help_text="Double elimination and two-stage events are head-to-head; Swiss "
@@ -106,6 +107,7 @@ class TournamentForm(forms.Form):
     )
     grand_final = forms.ChoiceField(
         label="Grand final (double elimination)",
+        required=False,
         choices=Tournament.GrandFinal.choices,
         initial=Tournament.GrandFinal.RESET,
     )
@@ -303,6 +305,8 @@ class TournamentForm(forms.Form):
         values["options"] = {
             name: value for name, value in chosen.items() if value not in (None, "")
         }
+        values["format"] = values["format"] or Tournament.Format.SINGLE
+        values["grand_final"] = values["grand_final"] or Tournament.GrandFinal.RESET
         values["tiebreaks"] = [data[name] for name in TIEBREAK_FIELDS if data.get(name)]
         text = data.get("place_points") or ""
         values["place_points"] = [int(part) for part in text.split(",") if part.strip()]
