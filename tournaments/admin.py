@@ -47,14 +47,27 @@ class TournamentForm(VariantOptionsAdminForm):
         fields = [
             "organiser",
             "variant",
+            "format",
             *(name for name in services.EDITABLE if name != "options"),
             "table_size",
             "advance",
             "entry_fee",
         ]
 
+    # Settings with a default that a form may leave out: empty means the default.
+    DEFAULTED = ("format", "grand_final", "tiebreaks", "place_points")
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        for name in self.DEFAULTED:
+            if name in self.fields:
+                self.fields[name].required = False
+
     def clean(self):
         values = super().clean()
+        for name in self.DEFAULTED:
+            if name in self.fields and not values.get(name):
+                values[name] = Tournament._meta.get_field(name).get_default()
         if not self.errors:
             try:
                 services.validate_settings({**values, "options": self.instance.options})

@@ -61,6 +61,7 @@ class TournamentForm(forms.Form):
     name = forms.CharField(max_length=120)
     variant = forms.ChoiceField(choices=VARIANT_CHOICES, initial="gin")
     format = forms.ChoiceField(
+        required=False,  # empty: single elimination, as before formats existed
         choices=Tournament.Format.choices,
         initial=Tournament.Format.SINGLE,
         help_text="Double elimination and two-stage events are head-to-head; Swiss "
@@ -68,6 +69,7 @@ class TournamentForm(forms.Form):
     )
     grand_final = forms.ChoiceField(
         label="Grand final (double elimination)",
+        required=False,
         choices=Tournament.GrandFinal.choices,
         initial=Tournament.GrandFinal.RESET,
     )
@@ -259,6 +261,8 @@ class TournamentForm(forms.Form):
         values = {name: data[name] for name in PLAIN_SETTINGS}
         # An option left empty takes the engine's default.
         values["options"] = chosen_options(data, variant)
+        values["format"] = values["format"] or Tournament.Format.SINGLE
+        values["grand_final"] = values["grand_final"] or Tournament.GrandFinal.RESET
         values["tiebreaks"] = [data[name] for name in TIEBREAK_FIELDS if data.get(name)]
         text = data.get("place_points") or ""
         values["place_points"] = [int(part) for part in text.split(",") if part.strip()]

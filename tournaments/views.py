@@ -160,6 +160,7 @@ def result_words(
     third_match: bool = False,
     form: str = Tournament.Format.SINGLE,
     group_rounds: int = 0,
+    losers_rounds: dict[int, str] | None = None,
 ) -> str:
     """An entry's result in words: the champion as champion, the final's loser as
     runner-up, everyone else by the round they went out in (in double elimination, the
@@ -174,7 +175,10 @@ def result_words(
     if form == Tournament.Format.DOUBLE:
         if entry.placement == 2:
             return "Runner-up"
-        return f"Out in losers' round {entry.out_round}" if entry.out_round else ""
+        if not entry.out_round:
+            return ""
+        name = (losers_rounds or {}).get(entry.out_round, f"Losers' round {entry.out_round}")
+        return f"Out in the {name}" if name.endswith("final") else f"Out in {name}"
     out_round = (entry.out_round or 0) - group_rounds
     if form == Tournament.Format.TWO_STAGE and entry.out_round and out_round <= 0:
         return "Out in the group stage"
@@ -201,8 +205,9 @@ def placement_rows(entries: list[Entry], bracket: dict) -> list[dict]:
     third_match = any(t["third_place"] for r in bracket["rounds"] for t in r["tables"])
     form = bracket["format"]
     groups = len(bracket["stages"][0]["rounds"]) if "stages" in bracket else 0
+    losers = {r["side_round"]: r["name"] for r in bracket["rounds"] if r["side"] == "L"}
     return [
-        {"entry": e, "outcome": result_words(e, n_rounds, third_match, form, groups)}
+        {"entry": e, "outcome": result_words(e, n_rounds, third_match, form, groups, losers)}
         for e in entries
     ]
 

@@ -43,7 +43,7 @@ def pairings(tournament: Tournament) -> dict[int, list[tuple[int, ...]]]:
 
 
 def test_a_swiss_event_plays_its_rounds_without_repeats_to_final_standings():
-    tournament = drive(swiss(5, tiebreaks=["buchholz", "wins"]))
+    tournament = drive(swiss(5, tiebreaks=["buchholz", "rating", "wins"]))
     assert tournament.status == Tournament.Status.FINISHED
     played = pairings(tournament)
     assert sorted(played) == [1, 2, 3]  # ceil(log2 5) rounds
@@ -57,7 +57,7 @@ def test_a_swiss_event_plays_its_rounds_without_repeats_to_final_standings():
     standings = selectors.bracket(tournament)["standings"]
     assert [row["rank"] for row in standings] == sorted(row["rank"] for row in standings)
     assert sum(row["score"] for row in standings) == 9  # a point a game and a bye
-    assert list(standings[0]["tiebreaks"]) == ["buchholz", "wins"]
+    assert list(standings[0]["tiebreaks"]) == ["buchholz", "rating", "wins"]
     placement = {e.pk: e.placement for e in entries}
     assert all(placement[row["entry"]] == row["rank"] for row in standings)
 
@@ -121,3 +121,24 @@ def test_the_page_and_the_api_show_standings_and_pairings(client, api_client):
     page = client.get(f"/tournaments/{tournament.pk}/").content.decode()
     for text in ("Standings", "Buchholz", "Sonneborn-Berger", "Pairings", "Round 2"):
         assert text in page
+
+
+def test_an_organiser_creates_a_swiss_event_through_the_api(api_client):
+    api_client.force_authenticate(user=organiser("api-organiser"))
+    body = {
+        "name": "API Swiss",
+        "variant": "gin",
+        "format": "swiss",
+        "swiss_rounds": 4,
+        "tiebreaks": ["median_buchholz", "rating"],
+    }
+    created = api_client.post("/api/tournaments/", body, format="json")
+    assert created.status_code == 201, created.json()
+    data = created.json()
+    assert (data["format"], data["swiss_rounds"], data["tiebreaks"]) == (
+        "swiss",
+        4,
+        ["median_buchholz", "rating"],
+    )
+    refused = api_client.patch(f"/api/tournaments/{data['id']}/", {"format": "double"})
+    assert refused.status_code in (400, 409)

@@ -145,12 +145,10 @@ def place_points(tournament: Tournament) -> tuple[float, ...]:
 
 
 def _ratings(tournament: Tournament, entry_ids: list[int]) -> dict[int, float]:
-    rows = Rating.objects.filter(
-        variant=tournament.variant,
-        player__entries__tournament=tournament,
-        player__entries__pk__in=entry_ids,
-    ).values_list("player__entries__pk", "ordinal")
-    return {entry_id: ordinal for entry_id, ordinal in rows}
+    """Each entry's rating in the tournament's variant (the `rating` tie-break)."""
+    entry_of = dict(Entry.objects.filter(pk__in=entry_ids).values_list("player_id", "pk"))
+    rows = Rating.objects.filter(variant=tournament.variant, player_id__in=list(entry_of))
+    return {entry_of[player_id]: o for player_id, o in rows.values_list("player_id", "ordinal")}
 
 
 # At tables the tie-breaks are fixed: first places, then opposition (the multi-player
