@@ -15,7 +15,7 @@ from engine import variants
 from gameplay import games, services
 from gameplay.models import Match
 from tests.concurrency import at_once
-from tests.factories import BotPlayerFactory, PlayerFactory
+from tests.factories import BotPlayerFactory, PlayerFactory, RoomFactory
 from tests.gameplay.helpers import auth
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -27,8 +27,11 @@ CARD = re.compile(r'"((?:[2-9TJQKA][SHDC])|JK)"')
 
 
 def dummy_match(*players, seed="dummy-claims-1"):
+    """A match whose claim windows stay open long enough for a slow test machine; tests
+    close them with `close_window`."""
+    room = RoomFactory(variant="dummy", seats=len(players), options={}, claim_seconds=60)
     return services.match_create(
-        variant="dummy", options={}, players=list(players), seed=seed, turn_seconds=60
+        variant="dummy", options={}, players=list(players), seed=seed, room=room
     )
 
 
