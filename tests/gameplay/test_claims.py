@@ -212,6 +212,7 @@ def test_replay_reproduces_a_match_with_claims():
     ada = PlayerFactory()
     match = dummy_match(ada, BotPlayerFactory(bot_kind="random"), BotPlayerFactory())
     for _ in range(40):
+        close_window(match)  # the windows' seconds pass
         services.match_play_bots(match_id=match.pk)
         stored = Match.objects.get(pk=match.pk)
         view = view_of(ada, stored)
