@@ -257,6 +257,7 @@ class RoomForm(forms.ModelForm):
             "bots_allowed",
             "bot_pause_ms",
             "spectators_allowed",
+            "claim_seconds",
             "active",
         ]
 

@@ -191,6 +191,7 @@ def room_data(**changes):
         "max_timeouts": 3,
         "bots_allowed": "on",
         "bot_pause_ms": 1000,
+        "claim_seconds": 3,
         "active": "on",
     }
     return data | changes
@@ -205,6 +206,9 @@ def test_room_admin_checks_the_room_against_the_engine(admin_client):
     assert not Room.objects.exists()
     assert admin_client.post(add, room_data(options='{"target": 50}')).status_code == 302
     assert Room.objects.get().options == {"target": 50}
+    dummy = room_data(name="Dummy four", variant="dummy", seats=4, claim_seconds=5)
+    assert admin_client.post(add, dummy).status_code == 302
+    assert Room.objects.get(name="Dummy four").claim_seconds == 5
 
 
 def test_room_changelist_edits_level_and_active_in_place(admin_client):
