@@ -1,9 +1,15 @@
-"""Gin bot strength: expert must beat greedy, and greedy must beat random, significantly.
+"""Bot strength: Gin's expert must beat greedy, and greedy must beat random, significantly;
+Dummy's planner must beat greedy (`--variant dummy`).
 
 Run::
 
     .venv/bin/python -m benchmarks.bots_bench                # 3,000 hands per pairing
     .venv/bin/python -m benchmarks.bots_bench --hands 2000
+    .venv/bin/python -m benchmarks.bots_bench --variant dummy --matches 400
+
+Dummy is measured by whole two-player matches of twelve hands (`max_hands` 12), seats
+swapped every match: a match ranks contracts completed, then the lowest penalty points, so
+single hands (who goes out) would miss most of it. Shared first places are draws.
 
 Each pairing plays single hands from fresh seeds, swapping seats every hand so both bots
 deal equally often. It prints the first bot's share of the decided hands with a 95% Wilson
@@ -21,6 +27,7 @@ import time
 from engine import variants
 
 PAIRINGS = (("expert", "greedy"), ("greedy", "random"), ("expert", "random"))
+DUMMY_PAIRINGS = (("planner", "greedy"), ("greedy", "random"))
 Z95 = 1.959964
 
 
@@ -55,10 +62,53 @@ def play_hands(first: str, second: str, hands: int) -> dict:
     return {"wins": wins, "points": points, "draws": draws}
 
 
+def play_dummy_matches(first: str, second: str, matches: int) -> dict:
+    v = variants.get("dummy")
+    wins = [0, 0]
+    points = [0, 0]
+    draws = 0
+    for i in range(matches):
+        bots = [first, second] if i % 2 == 0 else [second, first]
+        result = v.play(2, f"bots-dummy-{first}-{second}-{i // 2}", bots, {"max_hands": 12}).result
+        mine = 0 if bots[0] == first else 1
+        for seat in (0, 1):
+            points[0 if seat == mine else 1] += result["scores"][seat]
+        if result["winner"] is None:
+            draws += 1
+        else:
+            wins[0 if result["winner"] == mine else 1] += 1
+    return {"wins": wins, "points": points, "draws": draws}
+
+
+def dummy_main(matches: int) -> int:
+    ok = True
+    for first, second in DUMMY_PAIRINGS:
+        start = time.perf_counter()
+        r = play_dummy_matches(first, second, matches)
+        decided = sum(r["wins"])
+        low, high = wilson(r["wins"][0], decided)
+        better = low > 0.5
+        ok &= better
+        print(
+            f"dummy {first:>7} vs {second:<6} matches {matches}  decided {decided}  "
+            f"draws {r['draws']}  {first} wins {r['wins'][0] / decided:6.1%}  "
+            f"95% CI [{low:6.1%}, {high:6.1%}]  penalty points/match "
+            f"{r['points'][0] / matches:6.1f} vs {r['points'][1] / matches:6.1f}  "
+            f"{'significant' if better else 'NOT significant'}  "
+            f"({time.perf_counter() - start:.0f}s)",
+            flush=True,
+        )
+    return 0 if ok else 1
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--variant", choices=("gin", "dummy"), default="gin")
     parser.add_argument("--hands", type=int, default=3000, help="hands per pairing (>= 2000)")
+    parser.add_argument("--matches", type=int, default=400, help="Dummy matches per pairing")
     args = parser.parse_args(argv)
+    if args.variant == "dummy":
+        return dummy_main(args.matches)
     ok = True
     for first, second in PAIRINGS:
         start = time.perf_counter()

@@ -273,6 +273,7 @@ class RoomForm(VariantOptionsAdminForm):
             "bots_allowed",
             "bot_pause_ms",
             "spectators_allowed",
+            "claim_seconds",
             "active",
         ]
 

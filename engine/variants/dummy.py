@@ -521,7 +521,7 @@ class DummyVariant(Variant):
     name = "dummy"
     min_players = 2
     max_players = 4
-    bots = ("random", "greedy")
+    bots = ("random", "greedy", "planner")
     options = (
         Option("cut_ins", bool, True, help="other seats may claim (buy) the offered discard"),
         Option("cut_in_penalty", int, 2, 0, 3, "stock cards a cut-in takes besides the discard"),

@@ -237,7 +237,9 @@ def play(players, seed, bots, options, probe, every, hands=2):
 @given(players=st.integers(2, 4), seed=st.text(min_size=1, max_size=8), data=st.data())
 def test_bot_matches_keep_every_card_and_replay_every_state(players, seed, data):
     bots = data.draw(
-        st.lists(st.sampled_from(["random", "greedy"]), min_size=players, max_size=players)
+        st.lists(
+            st.sampled_from(["random", "greedy", "planner"]), min_size=players, max_size=players
+        )
     )
     options = {
         "max_hands": 12,

@@ -201,6 +201,7 @@ def room_data(**changes):
         "max_timeouts": 3,
         "bots_allowed": "on",
         "bot_pause_ms": 1000,
+        "claim_seconds": 3,
         "active": "on",
     }
     return data | changes
@@ -228,6 +229,9 @@ def test_room_admin_checks_the_room_against_the_engine(admin_client):
     assert room.options["target"] == 50 and "jokers" not in room.options
     change = reverse("admin:gameplay_room_change", args=[room.pk])
     assert admin_client.get(change).context["adminform"].form.initial["opt_gin_target"] == 50
+    dummy = room_data(name="Dummy four", variant="dummy", seats=4, claim_seconds=5)
+    assert admin_client.post(add, dummy).status_code == 302
+    assert Room.objects.get(name="Dummy four").claim_seconds == 5
 
 
 def test_room_changelist_edits_level_and_active_in_place(admin_client):

@@ -15,7 +15,7 @@ from engine import variants
 from gameplay import games, services
 from gameplay.models import Match
 from tests.concurrency import at_once
-from tests.factories import BotPlayerFactory, PlayerFactory
+from tests.factories import BotPlayerFactory, PlayerFactory, RoomFactory
 from tests.gameplay.helpers import auth
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -27,8 +27,11 @@ CARD = re.compile(r'"((?:[2-9TJQKA][SHDC])|JK)"')
 
 
 def dummy_match(*players, seed="dummy-claims-1"):
+    """A match whose claim windows stay open long enough for a slow test machine; tests
+    close them with `close_window`."""
+    room = RoomFactory(variant="dummy", seats=len(players), options={}, claim_seconds=60)
     return services.match_create(
-        variant="dummy", options={}, players=list(players), seed=seed, turn_seconds=60
+        variant="dummy", options={}, players=list(players), seed=seed, room=room
     )
 
 
@@ -209,6 +212,7 @@ def test_replay_reproduces_a_match_with_claims():
     ada = PlayerFactory()
     match = dummy_match(ada, BotPlayerFactory(bot_kind="random"), BotPlayerFactory())
     for _ in range(40):
+        close_window(match)  # the windows' seconds pass
         services.match_play_bots(match_id=match.pk)
         stored = Match.objects.get(pk=match.pk)
         view = view_of(ada, stored)
