@@ -7,14 +7,13 @@ from datetime import timedelta
 from typing import NamedTuple
 
 from django.db import transaction
-from django.db.models import Prefetch
 from django.utils import timezone
 
 from config.db import bulk_update
 from config.errors import Conflict, DomainError, NotAllowed, NotFound
 from config.jobs import discard, enqueue, enqueue_many
 from engine import IllegalAction, variants
-from gameplay import games, live
+from gameplay import games, live, selectors
 from gameplay.models import Match, Player, Room, Seat
 from gameplay.services.common import IllegalMove
 from gameplay.services.progression import coins_book
@@ -26,8 +25,8 @@ BOT_TURN_GRACE = timedelta(seconds=30)
 LOWER_SCORE_WINS = {"indian"}
 
 # What storing a match after moves writes: the same columns whether it finished or not.
+# The move log is not among them: the moves are appended to it where it is stored.
 STORED_FIELDS = [
-    "log",
     "seq",
     "to_move",
     "state",
@@ -120,12 +119,7 @@ def match_act(*, match_id: int, player: Player, seq: int, action: dict) -> Match
     """
     with transaction.atomic():
         # The match row serialises every write to one match across processes.
-        match = (
-            Match.objects.select_for_update(of=("self",))
-            .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("player")))
-            .filter(pk=match_id)
-            .first()
-        )
+        match = next(iter(selectors.matches_with_seats([match_id], for_update=True)), None)
         seat = (
             next((s for s in match.seats.all() if s.player_id == player.pk), None)
             if match
@@ -166,13 +160,15 @@ def _apply(match: Match, game, actions: Iterable[tuple[int, dict, bool]]) -> Non
 def _store_many(played: list[tuple[Match, object, list[dict]]]) -> None:
     """Append already-applied moves to each match's log and store the state they led to.
 
-    The caller holds the match row locks (and has the seats loaded), so appending in
-    Python cannot lose a move. Finished matches go to finalize in one task.
+    The caller holds the match row locks (and has the seats loaded). The moves are
+    appended to the stored log in the database; a log the caller read is extended too.
+    Finished matches go to finalize in one task.
     """
     now = timezone.now()
     finished, placed, turns = [], [], []
     for match, game, moves in played:
-        match.log = [*match.log, *moves]
+        if "log" not in match.get_deferred_fields():
+            match.log = [*match.log, *moves]
         match.seq, match.to_move, match.state = game.seq, game.to_move, games.dump(game)
         if game.over:
             match.status = Match.Status.FINISHED
@@ -184,7 +180,11 @@ def _store_many(played: list[tuple[Match, object, list[dict]]]) -> None:
         else:
             to_move = next(seat for seat in match.seats.all() if seat.index == game.to_move)
             turns.append((_with_deadline(match, to_move.player), to_move.player))
-    bulk_update([match for match, _, _ in played], STORED_FIELDS)
+    bulk_update(
+        [match for match, _, _ in played],
+        STORED_FIELDS,
+        append={"log": [moves for _, _, moves in played]},
+    )
     if placed:
         bulk_update(placed, ["score", "placement"])
     live.announce([match for match, _, _ in played])
@@ -252,12 +252,8 @@ def match_play_bots_many(*, match_ids: Iterable[int], max_actions: int = 5000) -
     bot's turn is queued after the pause again, so people at the table see each one.
     """
     with transaction.atomic():
-        matches = (
-            Match.objects.select_for_update()
-            .filter(pk__in=list(match_ids), status=Match.Status.ACTIVE)
-            .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("player")))
-            .order_by("pk")  # locks taken in one order: two batches never deadlock
-        )
+        # Locked in id order: two batches never deadlock.
+        matches = selectors.matches_with_seats(list(match_ids), for_update=True, active_only=True)
         played = []
         for match in matches:
             bots = {
@@ -286,12 +282,7 @@ def match_play_bots_many(*, match_ids: Iterable[int], max_actions: int = 5000) -
 def match_timeout(*, match_id: int, seq: int) -> str:
     """A human missed the turn deadline: play a safe action for them, or forfeit them."""
     with transaction.atomic():
-        match = (
-            Match.objects.select_for_update(of=("self",))
-            .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("player")))
-            .filter(pk=match_id)
-            .first()
-        )
+        match = next(iter(selectors.matches_with_seats([match_id], for_update=True)), None)
         if match is None or match.status != Match.Status.ACTIVE or match.seq != seq:
             return "moved_on"
         if match.turn_deadline is None or match.turn_deadline > timezone.now():
