@@ -135,7 +135,8 @@ class JoinedRead:
     of a match with its seats and players (three wide tables) that compiling cost some 2 ms
     of CPU, several times the statement's own round trip, on every move and every view
     pushed. Rows become instances through `Model.from_db` and the fields' own converters
-    (as a queryset's do), each relation cached on its row as `select_related` caches it.
+    (as a queryset's do), each relation cached on its row as `select_related` caches it;
+    rows that share a related row share its instance.
 
     `where` and `order_by` are SQL in which `{self}` and each relation's name stand for its
     table's alias; `defer` leaves columns of a relation unread (loaded on first access, as
@@ -170,10 +171,15 @@ class JoinedRead:
             cursor.execute(lock_sql if for_update else sql, params)
             rows = cursor.fetchall()
         out = []
+        seen: dict[tuple[str, object], Model] = {}  # one instance per related row
         for row in rows:
-            base, *relations = (part.instance(row, alias, connection) for part in parts)
-            for name, related in zip(self.related, relations, strict=True):
-                self.model._meta.get_field(name).set_cached_value(base, related)
+            base = parts[0].instance(row, alias, connection)
+            for name, part in zip(self.related, parts[1:], strict=True):
+                field = self.model._meta.get_field(name)
+                key = (name, getattr(base, field.attname))
+                if key not in seen:
+                    seen[key] = part.instance(row, alias, connection)
+                field.set_cached_value(base, seen[key])
             out.append(base)
         return out
 

@@ -130,10 +130,9 @@ def matches_with_seats(
     seats = _SEATED[active_only](params, for_update=for_update)
     matches: dict[int, Match] = {}
     grouped: dict[int, list[Seat]] = {}
-    for seat in seats:
-        match = matches.setdefault(seat.match_id, seat.match)
-        seat.match = match  # one instance per match, shared by its seats
-        grouped.setdefault(match.pk, []).append(seat)
+    for seat in seats:  # a match's seats share its instance
+        matches.setdefault(seat.match_id, seat.match)
+        grouped.setdefault(seat.match_id, []).append(seat)
     for match in matches.values():
         _cache_seats(match, grouped[match.pk])
     return list(matches.values())
