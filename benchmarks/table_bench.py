@@ -14,7 +14,8 @@ view in which it is the person's turn again), the p50 and p99 of the socket's ow
 a move (the floor: no worker involved), the web server's memory per connection (its
 resident size with the N sockets open, less before, over N), where the machine's CPU went
 while measuring (seconds of CPU per second of the web server, the worker, PostgreSQL and
-this client) and the load average. The goal is 200 concurrent tables with a p99 under
+this client, and milliseconds of CPU per bot reply: what a cycle costs, whatever else the
+machine runs) and the load average. The goal is 200 concurrent tables with a p99 under
 250 ms.
 """
 
@@ -155,14 +156,14 @@ class CpuMeter:
         self.began = time.monotonic()
         self.before = {name: cpu_seconds(pids()) for name, pids in self.groups.items()}
 
-    def stop(self) -> dict[str, float]:
+    def stop(self) -> tuple[dict[str, float], float]:
+        """CPU seconds spent by each group since `start`, and the wall seconds passed."""
         wall = time.monotonic() - self.began
         out = {}
         for name, pids in self.groups.items():
             now = cpu_seconds(pids())
-            spent = sum(now[pid] - self.before[name].get(pid, 0.0) for pid in now)
-            out[name] = round(spent / wall, 2)
-        return out
+            out[name] = sum(now[pid] - self.before[name].get(pid, 0.0) for pid in now)
+        return out, wall
 
 
 class Stats:
@@ -230,7 +231,7 @@ async def run_level(port, seats, think, seconds, web_pid, meter: CpuMeter) -> di
     during = rss_kib(web_pid)
     meter.start()
     await asyncio.sleep(seconds)
-    cpu = meter.stop()
+    cpu, wall = meter.stop()
     load = os.getloadavg()[0]
     results = await asyncio.gather(*tasks, return_exceptions=True)
     failures = [r for r in results if isinstance(r, Exception)]
@@ -245,7 +246,12 @@ async def run_level(port, seats, think, seconds, web_pid, meter: CpuMeter) -> di
         "answer_p99_ms": round(percentile(stats.answer, 0.99) * 1000, 1),
         "errors": stats.errors,
         "kib_per_connection": round((during - before) / max(stats.connected, 1), 1),
-        "cpu_per_second": cpu,
+        "cpu_per_second": {name: round(spent / wall, 2) for name, spent in cpu.items()},
+        # What one cycle (a person's move to the bot's reply) costs, robust to a busy
+        # machine: CPU spent while measuring over the bot replies that arrived meanwhile.
+        "cpu_ms_per_reply": {
+            name: round(1000 * spent / max(len(stats.reply), 1), 1) for name, spent in cpu.items()
+        },
         "load_1min": round(load, 2),
     }
 

@@ -13,8 +13,7 @@ from functools import cache
 from django.db import transaction
 
 from config.celery import app
-from outbox.models import Job
-from outbox.services import write_jobs
+from outbox.services import discard_jobs, write_jobs
 
 
 def enqueue(task_name: str, *args, countdown: float | None = None) -> None:
@@ -50,7 +49,7 @@ def discard(task_name: str, *, first_args: Iterable) -> None:
     (`outbox.worker.JobTask`); eager mode wrote no rows."""
     ids = list(first_args)
     if ids:
-        Job.objects.filter(task=task_name, args__0__in=ids).delete()
+        discard_jobs(task_name, ids)
 
 
 @cache

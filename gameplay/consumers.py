@@ -33,6 +33,7 @@ not (every 5 s with Redis, as a safety net).
 import asyncio
 import logging
 
+from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
 from config.errors import DomainError
@@ -91,6 +92,21 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         if self.seat is not None:
             await self._presence("presence.leave")
         await self.channel_layer.group_discard(self.group, self.channel_name)
+
+    async def dispatch(self, message):
+        """Channels' dispatch, less its `close_old_connections` hop before every message
+        but the connect: this consumer's database calls run in `live.run_db`'s threads,
+        which look after their own connections, and the hop onto Channels' database thread
+        for each frame, notice and presence message cost the web process more CPU than
+        building the view. The connect's still runs: the session and user are read on
+        that thread."""
+        if message["type"] == "websocket.connect":
+            await super().dispatch(message)
+            return
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
 
     # --- views -------------------------------------------------------------------
 

@@ -6,6 +6,7 @@ from django.db.models import Case, F, Prefetch, Q, Sum, When, Window
 from django.db.models import Value as V
 from django.db.models.functions import RowNumber
 
+from config.db import JoinedRead
 from engine import cards as engine_cards
 from engine import gin as engine_gin
 from gameplay import games
@@ -106,10 +107,53 @@ def match_finished(match_id: int) -> Match | None:
 def match_with_seats(match_id: int) -> tuple[Match | None, list[Seat]]:
     """The match and its seats with their players in one query (the live table reads this
     after every move); no access check: for callers that made theirs already."""
-    seats = list(
-        Seat.objects.filter(match_id=match_id).select_related("match", "player").order_by("index")
+    matches = matches_with_seats([match_id])
+    return (matches[0], list(matches[0].seats.all())) if matches else (None, [])
+
+
+# A match's seats, each with its match and player: what a move and a view of it read.
+# The move log is not read: the engine state cached beside it stands for it, and it only
+# grows (a long match's log cost more to decode than everything else in the row).
+_SEATED = {
+    active_only: JoinedRead(
+        Seat,
+        ["match", "player"],
+        where="{self}.match_id = ANY(%s)" + (" AND {match}.status = %s" if active_only else ""),
+        order_by="{self}.match_id, {self}.index",
+        defer={"match": ["log"]},
+        lock_of=["match"],
     )
-    return (seats[0].match if seats else None), seats
+    for active_only in (False, True)
+}
+
+
+def matches_with_seats(
+    match_ids: list[int], *, for_update: bool = False, active_only: bool = False
+) -> list[Match]:
+    """The matches in id order, each with its seats and their players loaded
+    (`match.seats.all()` queries no more), in one statement compiled once per process.
+
+    `match.log` is read on first use. `for_update` locks the match rows, in id order
+    (two batches never deadlock); `active_only` leaves out the matches that are over.
+    """
+    params = [list(match_ids)] + ([Match.Status.ACTIVE] if active_only else [])
+    seats = _SEATED[active_only](params, for_update=for_update)
+    matches: dict[int, Match] = {}
+    grouped: dict[int, list[Seat]] = {}
+    for seat in seats:  # a match's seats share its instance
+        matches.setdefault(seat.match_id, seat.match)
+        grouped.setdefault(seat.match_id, []).append(seat)
+    for match in matches.values():
+        _cache_seats(match, grouped[match.pk])
+    return list(matches.values())
+
+
+def _cache_seats(match: Match, seats: list[Seat]) -> None:
+    """Make `match.seats.all()` answer `seats`, as `prefetch_related("seats")` does."""
+    queryset = match.seats.all()
+    queryset._result_cache = seats
+    queryset._prefetch_done = True
+    match._prefetched_objects_cache = {"seats": queryset}
 
 
 def match_view(match: Match, player: Player | None, seats: list[Seat] | None = None) -> dict:

@@ -50,15 +50,17 @@ SQLite has no advisory locks: there a running job's row comes due again only aft
 time limit (one machine, the embedded default).
 """
 
+import json
 import logging
 from collections.abc import Sequence
 from contextvars import ContextVar
 from datetime import datetime, timedelta
 from functools import cache
+from typing import NamedTuple
 
 from celery.signals import before_task_publish
 from django.conf import settings
-from django.db import connection, transaction
+from django.db import connection, connections, transaction
 from django.utils import timezone
 from kombu.exceptions import OperationalError as BrokerError
 
@@ -114,7 +116,7 @@ def write_jobs(task, arg_lists: Sequence[Sequence], *, countdown: float | None =
     now = timezone.now()
     due = now + (timedelta(seconds=countdown) if countdown is not None else LEASE)
     published = now if countdown is None else None
-    jobs = Job.objects.bulk_create(
+    jobs = [
         Job(
             task=task.name,
             args=list(args),
@@ -123,9 +125,69 @@ def write_jobs(task, arg_lists: Sequence[Sequence], *, countdown: float | None =
             created_at=now,
         )
         for args in arg_lists
-    )
+    ]
+    _insert(jobs)
     if countdown is None:
         transaction.on_commit(lambda: _publish(jobs))
+
+
+# The columns a new job's INSERT writes (all but the id).
+INSERTED = ["task", "args", "available_at", "attempts", "published_at", "started_at", "created_at"]
+
+
+def _insert(jobs: list[Job]) -> None:
+    """`bulk_create`, which on PostgreSQL is one INSERT assembled here: every move of a
+    live table writes a job, and compiling `bulk_create`'s statement for its one row cost
+    about a millisecond of CPU, more than sending it."""
+    if connection.vendor != "postgresql":
+        Job.objects.bulk_create(jobs)
+        return
+    fields, sql = _insert_statement(connection.alias)
+    params = [
+        field.get_db_prep_save(getattr(job, field.attname), connection)
+        for job in jobs
+        for field in fields
+    ]
+    with connection.cursor() as cursor:
+        cursor.execute(sql.head + ", ".join([sql.rows] * len(jobs)) + sql.tail, params)
+        ids = [pk for (pk,) in cursor.fetchall()]
+    for job, pk in zip(jobs, ids, strict=True):
+        job.pk = pk
+        job._state.adding, job._state.db = False, connection.alias
+
+
+class _Insert(NamedTuple):
+    head: str
+    rows: str
+    tail: str
+
+
+@cache
+def _insert_statement(alias: str) -> tuple[list, _Insert]:
+    """The fields and the pieces of `_insert`'s statement, worked out once per process."""
+    connection = connections[alias]
+    fields = [Job._meta.get_field(name) for name in INSERTED]
+    quote = connection.ops.quote_name
+    return fields, _Insert(
+        head=f"INSERT INTO {quote(Job._meta.db_table)} ({', '.join(map(quote, INSERTED))}) VALUES ",
+        rows="(" + ", ".join(f"%s::{field.cast_db_type(connection)}" for field in fields) + ")",
+        tail=f" RETURNING {quote(Job._meta.pk.column)}",
+    )
+
+
+def discard_jobs(task_name: str, first_args: list) -> None:
+    """Delete the pending jobs of `task_name` whose first argument is in `first_args`, in
+    the current transaction (see `config.jobs.discard`); one statement written here on
+    PostgreSQL, for the same reason as `_insert`."""
+    if connection.vendor != "postgresql":
+        Job.objects.filter(task=task_name, args__0__in=first_args).delete()
+        return
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"DELETE FROM {connection.ops.quote_name(Job._meta.db_table)}"
+            " WHERE task = %s AND args -> 0 = ANY(%s::jsonb[])",
+            [task_name, [json.dumps(arg) for arg in first_args]],
+        )
 
 
 def _publish(jobs: Sequence[Job]) -> None:

@@ -33,17 +33,19 @@ def window_start(seq: int, logs: list[list[dict]]) -> int:
     return seq - claims
 
 
-def refresh(match: Match, game, bot_seats: set[int], logs: list[list[dict]]) -> None:
+def refresh(match: Match, game, bot_seats: set[int], new_moves: list[dict]) -> None:
     """Set the match's window and deadline from the state reached (after moves applied).
 
     A new window gets a deadline; it ends early (None) once no human may claim and its bots
-    have answered. `logs`: the match's whole log, the moves just applied included.
+    have answered. `new_moves`: the moves applied since `match.log` was stored. The stored
+    log is read only while a window is open (a live read defers it: it is the longest
+    column of the row).
     """
     may_claim = game.out_of_turn_seats()
     if not may_claim:
         match.claim_window = match.claim_deadline = None
         return
-    opened = window_start(game.seq, logs)
+    opened = window_start(game.seq, [match.log, new_moves])
     if match.claim_window != opened:
         match.claim_window = opened
         match.claim_deadline = timezone.now() + timedelta(seconds=match.claim_seconds)

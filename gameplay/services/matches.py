@@ -7,14 +7,13 @@ from datetime import timedelta
 from typing import NamedTuple
 
 from django.db import transaction
-from django.db.models import Prefetch
 from django.utils import timezone
 
 from config.db import bulk_update
 from config.errors import Conflict, DomainError, NotAllowed, NotFound
 from config.jobs import discard, enqueue, enqueue_many
 from engine import IllegalAction, fair, variants
-from gameplay import games, live
+from gameplay import games, live, selectors
 from gameplay.models import Match, Player, Room, Seat
 from gameplay.services import claims
 from gameplay.services.common import IllegalMove
@@ -27,8 +26,8 @@ BOT_TURN_GRACE = timedelta(seconds=30)
 LOWER_SCORE_WINS = {"indian", "dummy"}
 
 # What storing a match after moves writes: the same columns whether it finished or not.
+# The move log is not among them: the moves are appended to it where it is stored.
 STORED_FIELDS = [
-    "log",
     "seq",
     "to_move",
     "state",
@@ -159,12 +158,7 @@ def match_act(*, match_id: int, player: Player, seq: int, action: dict) -> Match
     """
     with transaction.atomic():
         # The match row serialises every write to one match across processes.
-        match = (
-            Match.objects.select_for_update(of=("self",))
-            .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("player")))
-            .filter(pk=match_id)
-            .first()
-        )
+        match = next(iter(selectors.matches_with_seats([match_id], for_update=True)), None)
         seat = (
             next((s for s in match.seats.all() if s.player_id == player.pk), None)
             if match
@@ -226,18 +220,22 @@ def _apply(match: Match, game, actions: Iterable[tuple[int, dict, bool]]) -> Non
 def _store_many(played: list[tuple[Match, object, list[dict]]]) -> None:
     """Append already-applied moves to each match's log and store the state they led to.
 
-    The caller holds the match row locks (and has the seats loaded), so appending in
-    Python cannot lose a move. Finished matches go to finalize in one task.
+    The caller holds the match row locks (and has the seats loaded). The moves are
+    appended to the stored log in the database; a log the caller read is extended too.
+    Finished matches go to finalize in one task.
     """
     now = timezone.now()
     stamp = now.isoformat(timespec="milliseconds")
-    finished, placed, turns, claimed = [], [], [], []
+    finished, placed, turns, claimed, appended = [], [], [], [], []
     for match, game, moves in played:
         # Each move keeps when it was stored (the downloadable document shows it).
-        match.log = [*match.log, *({**move, "at": stamp} for move in moves)]
-        match.seq, match.to_move, match.state = game.seq, game.to_move, games.dump(game)
+        stamped = [{**move, "at": stamp} for move in moves]
+        appended.append(stamped)
         bot_seats = {seat.index for seat in match.seats.all() if seat.player.is_bot}
-        claims.refresh(match, game, bot_seats, [match.log])
+        claims.refresh(match, game, bot_seats, stamped)  # before the log in hand grows
+        if "log" not in match.get_deferred_fields():
+            match.log = [*match.log, *stamped]
+        match.seq, match.to_move, match.state = game.seq, game.to_move, games.dump(game)
         if claims.bots_to_ask(match, game, bot_seats):
             claimed.append(match)
         if game.over:
@@ -250,7 +248,11 @@ def _store_many(played: list[tuple[Match, object, list[dict]]]) -> None:
         else:
             to_move = next(seat for seat in match.seats.all() if seat.index == game.to_move)
             turns.append((_with_deadline(match, to_move.player), to_move.player))
-    bulk_update([match for match, _, _ in played], STORED_FIELDS)
+    bulk_update(
+        [match for match, _, _ in played],
+        STORED_FIELDS,
+        append={"log": appended},
+    )
     if placed:
         bulk_update(placed, ["score", "placement"])
     live.announce([match for match, _, _ in played])
@@ -336,12 +338,8 @@ def match_play_bots_many(*, match_ids: Iterable[int], max_actions: int = 5000) -
     bot's turn is queued after the pause again, so people at the table see each one.
     """
     with transaction.atomic():
-        matches = (
-            Match.objects.select_for_update()
-            .filter(pk__in=list(match_ids), status=Match.Status.ACTIVE)
-            .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("player")))
-            .order_by("pk")  # locks taken in one order: two batches never deadlock
-        )
+        # Locked in id order: two batches never deadlock.
+        matches = selectors.matches_with_seats(list(match_ids), for_update=True, active_only=True)
         played, held = [], []
         for match in matches:
             bots = {
@@ -357,7 +355,7 @@ def match_play_bots_many(*, match_ids: Iterable[int], max_actions: int = 5000) -
             while not game.over and len(moves) < max_actions:
                 # Other bots answer the open claim window first (once per window).
                 moves += claims.ask_bots(match, game, bots)
-                claims.refresh(match, game, set(bots), [match.log, moves])
+                claims.refresh(match, game, set(bots), moves)
                 if game.to_move not in bots or (match.bot_pause_ms and game.to_move != first):
                     break
                 seat = game.to_move
@@ -368,7 +366,7 @@ def match_play_bots_many(*, match_ids: Iterable[int], max_actions: int = 5000) -
                 # A bot choosing an illegal action is a bug: let IllegalAction surface.
                 game.apply(action, seat=seat)
                 moves.append({"seat": seat, "action": action})
-                claims.refresh(match, game, set(bots), [match.log, moves])
+                claims.refresh(match, game, set(bots), moves)
             if moves:
                 played.append((match, game, moves))
                 continue
@@ -388,12 +386,7 @@ def match_play_bots_many(*, match_ids: Iterable[int], max_actions: int = 5000) -
 def match_timeout(*, match_id: int, seq: int) -> str:
     """A human missed the turn deadline: play a safe action for them, or forfeit them."""
     with transaction.atomic():
-        match = (
-            Match.objects.select_for_update(of=("self",))
-            .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("player")))
-            .filter(pk=match_id)
-            .first()
-        )
+        match = next(iter(selectors.matches_with_seats([match_id], for_update=True)), None)
         if match is None or match.status != Match.Status.ACTIVE or match.seq != seq:
             return "moved_on"
         if match.turn_deadline is None or match.turn_deadline > timezone.now():

@@ -73,3 +73,28 @@ def test_bulk_update_of_more_values_than_a_statement_binds_still_writes_them_all
     assert len(queries) == 1
     rows = Match.objects.filter(pk__in=[m.pk for m in many]).order_by("pk")
     assert list(rows.values_list("seq", "to_move")) == [(i, i % 2) for i in range(len(many))]
+
+
+@pytest.mark.parametrize(
+    "before, added",
+    [
+        ([], [{"seat": 0, "action": {"type": "draw", "source": "stock"}}]),
+        ([{"seat": 1, "action": {"type": "pass"}}], [{"seat": 0, "action": {"note": "é ,]["}}]),
+        ([{"seat": 1, "action": {"type": "pass"}}], []),
+        ([], []),
+    ],
+)
+def test_bulk_update_appends_to_a_json_list_without_sending_it_back(before, added):
+    """`append` adds to what the row holds (the move log is compact JSON text), whatever the
+    instance holds: the services leave the log unread."""
+    match, other = matches(2)
+    Match.objects.filter(pk__in=[match.pk, other.pk]).update(log=before)
+    match.seq, other.seq = 7, 8
+    stale = Match.objects.defer("log").get(pk=match.pk)
+    stale.seq = 7
+    with CaptureQueriesContext(connection) as queries:
+        bulk_update([stale, other], ["seq"], append={"log": [added, [{"seat": 1}]]})
+    assert len(queries) == 1
+    assert Match.objects.get(pk=match.pk).log == before + added
+    assert Match.objects.get(pk=other.pk).log == [*before, {"seat": 1}]
+    assert Match.objects.get(pk=match.pk).seq == 7
