@@ -145,7 +145,7 @@ def test_a_tournament_open_to_spectators_opens_its_tables_and_links_them(client)
     data = table_data(client.get(f"/matches/{open_match['id']}/"))
     assert data["view"]["seat"] is None and data["view"]["hand"] == []
     page = client.get(f"/tournaments/{cup.pk}/").content.decode()
-    assert f'href="/matches/{open_match["id"]}/"' in page and "· watch" in page
+    assert f'href="/matches/{open_match["id"]}/"' in page and "Watch game" in page
     page = client.get(f"/tournaments/{shut.pk}/").content.decode()
     assert f'href="/matches/{shut_match["id"]}/"' not in page
 
