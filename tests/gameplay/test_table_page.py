@@ -16,7 +16,7 @@ from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
 from django.utils import timezone
 
 from engine import variants
-from gameplay import services
+from gameplay import games, services
 from gameplay.models import Match
 from tests.factories import BotPlayerFactory, PlayerFactory, RoomFactory
 
@@ -134,7 +134,7 @@ def play_turn(page) -> None:
 def hidden_cards(match: Match, seat: int, seq: int) -> set[str]:
     """What `seat` held unseen by others after `seq` moves (replayed from the log)."""
     game = variants.get(match.variant).replay(
-        match.log[:seq], match.players, match.seed, match.options
+        match.log[:seq], match.players, games.deal_seed(match), match.options
     )
     view = game.view(seat)
     return set(view["hand"]) - {c for known in view.get("known", []) for c in known}
@@ -387,7 +387,6 @@ def test_two_people_queue_in_the_lobby_and_the_table_opens_by_itself(open_page, 
 def test_basic_with_three_bots_melding_and_laying_off_by_selecting_cards(open_page, celery_worker):
     """A 4-seat Basic match: the person's moves are those a greedy bot would choose (the
     seed gives a lay-off and a meld within four turns), each made by clicking."""
-    from gameplay import games
 
     room = RoomFactory(variant="basic", seats=4, options={})
     ada = PlayerFactory()
@@ -432,7 +431,6 @@ def test_an_indian_declaration_built_by_grouping_cards(open_page, celery_worker,
     three sixes, which the engine takes as a run (the page once called it a set)."""
     from engine import cards as engine_cards
     from engine.melds import classify
-    from gameplay import games
 
     room = RoomFactory(variant="indian", seats=2, options={})
     ada = PlayerFactory()
@@ -474,7 +472,6 @@ def test_dummy_with_two_bots_buying_a_discard_and_laying_a_contract_down(open_pa
     """A 3-seat Dummy match: the person buys the first upcard in the claim window (a Buy
     button and a countdown while the bot to move waits), then plays greedy's moves by
     clicking until their contract is down: draws, the lay-down, lay-offs and discards."""
-    from gameplay import games
 
     # Long enough for the page to open on the first window; shortened once bought.
     room = RoomFactory(variant="dummy", seats=3, options={}, claim_seconds=20)

@@ -326,7 +326,7 @@ def test_indian_groups_are_built_by_dragging_and_by_keyboard_and_checked_as_buil
         )
     )
     # The deal's points, line by line from the engine: the declarer's 0, the other's cards.
-    last = variants.get("indian").replay(match.log, 2, match.seed, match.options).last_hand
+    last = games.replay(match).last_hand
     text = page.inner_text("#showdown")
     assert "How the hand scored" in text and "You: declared" in text
     for line in last["breakdown"]:
@@ -368,7 +368,7 @@ def test_a_basic_hand_ends_with_each_losers_cards_counted_line_by_line(open_page
             page.click("#actions >> text=Discard the")
         wait_seq(page, before + 1)
     match.refresh_from_db()
-    last = variants.get("basic").replay(match.log, 2, match.seed, match.options).last_hand
+    last = games.replay(match).last_hand
     assert last["winner"] == 0 and last["kind"] == "out"
     text = page.wait_for_selector("#showdown:not([hidden])").inner_text()
     [line] = last["breakdown"]

@@ -228,7 +228,7 @@ def test_the_champion_is_shown_as_champion(client, no_broker):
     results = re.findall(r'<tr class="placement[^"]*">.*?<td>([^<]*)</td></tr>', page)
     assert results == ["Champion", "Runner-up", "Out in the Semi-finals", "Out in the Semi-finals"]
     profile = client.get(f"/players/{champion.player_id}/").content.decode()
-    assert "🏆 Champion" in profile and "Crown Cup" in profile
+    assert 'class="trophy"' in profile and " Champion</span>" in profile and "Crown Cup" in profile
     runner_up = Entry.objects.get(tournament=tournament, placement=2)
     profile = client.get(f"/players/{runner_up.player_id}/").content.decode()
     assert "Runner-up" in profile and "out in round" not in profile.lower()
