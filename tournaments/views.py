@@ -98,11 +98,12 @@ def bracket_drawing(bracket: dict) -> dict:
     rounds = bracket["rounds"]
     if not rounds:
         return {"heads": [], "tree": None, "columns": [], "extras": []}
-    last = rounds[-1]["number"]
+    # A final is the last round's one main table; Swiss rounds and group stages have none.
+    finals = [t for t in rounds[-1]["tables"] if not t["third_place"]]
     by_ref, parents = {}, {}
     for rnd in rounds:
         for table in rnd["tables"]:
-            table["is_final"] = table["round"] == last and not table["third_place"]
+            table["is_final"] = len(finals) == 1 and table is finals[0]
             table["label"] = _table_label(table)
             table["best_of"] = rnd["best_of"]
             done = table["status"] == Table.Status.DONE
@@ -119,7 +120,10 @@ def bracket_drawing(bracket: dict) -> dict:
                 if not table["third_place"]:
                     parents.setdefault(tuple(feeder), []).append(table)
     mains = [t for rnd in rounds for t in rnd["tables"] if not t["third_place"]]
-    is_tree = all(len(parents.get((t["round"], t["position"]), [])) <= 1 for t in mains)
+    # A tree: tables feed on (no Swiss round or group stage does), each to one next table.
+    is_tree = bool(parents) and all(
+        len(parents.get((t["round"], t["position"]), [])) <= 1 for t in mains
+    )
     final = next((t for t in rounds[-1]["tables"] if t["is_final"]), None)
     for table in mains:
         table["from"] = ", ".join(str(position + 1) for _, position in table["feeders"])

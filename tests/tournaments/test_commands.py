@@ -83,8 +83,10 @@ def test_demo_builds_a_finished_64_player_tournament_and_an_open_one_once():
     taking = Tournament.objects.get(name=demo.OPEN)
     assert taking.status == "registration"
     assert taking.entries.count() == 10
+    dummy_cup = Tournament.objects.get(name=demo.DUMMY)
+    assert (dummy_cup.variant, dummy_cup.status) == ("dummy", "finished")
     demo.build(log=lambda message: None)
-    assert Tournament.objects.count() == 2
+    assert Tournament.objects.count() == 3
 
 
 def test_simulate_a_double_elimination_through_a_worker(celery_test_queue):

@@ -58,11 +58,11 @@ def test_a_swiss_page_shows_standings_with_tie_breaks_and_each_rounds_pairings(p
     headers = page.locator("table.standings thead th").all_text_contents()
     assert headers == ["#", "Player", "Seed", "Score", "Sonneborn-Berger"]
     assert page.locator("table.standings tbody tr").count() == 5
-    assert page.locator(".swiss-rounds .round").count() == 3  # rounds, paired as they come
-    assert page.locator(".swiss-rounds .round[data-round='1'] .btable").count() == 3
+    assert page.locator(".swiss-rounds .bcolumn").count() == 3  # rounds, paired as they come
+    assert page.locator(".swiss-rounds .bcolumn[data-round='1'] .btable").count() == 3
     drive(tournament)
     page.wait_for_selector(".swiss[data-status=finished]", timeout=15_000)
-    assert page.locator(".swiss-rounds .round[data-round='3'] .btable").count() == 3
+    assert page.locator(".swiss-rounds .bcolumn[data-round='3'] .btable").count() == 3
     assert page.locator("table.standings tr.champion").count() == 1
     shoot("swiss-standings")
     page.reload()
