@@ -37,9 +37,14 @@ def free_port() -> int:
 def asgi_server(transactional_db):
     """uvicorn serving config.asgi (and static files from the finders) in a thread."""
     import uvicorn
+    from channels.layers import channel_layers
 
     from config.asgi import application
 
+    # A channel layer serves one event loop at a time, and each server thread runs its own:
+    # a layer an earlier test's server left receiving would refuse this one ("Two event
+    # loops are trying to receive() on one channel layer at once!"). A fresh layer each.
+    channel_layers.backends.clear()
     port = free_port()
     server = uvicorn.Server(
         uvicorn.Config(
