@@ -25,6 +25,11 @@ logger = logging.getLogger(__name__)
 
 
 class NoticeConsumer(AsyncJsonWebsocketConsumer):
+    # No channel layer: the hub nudges this socket directly. With one, every page would hold
+    # a Redis receive of its own, and an event loop's socket would refuse to share a layer
+    # another loop is receiving on (as a test process's servers each run their own loop).
+    channel_layer_alias = None
+
     async def connect(self):
         self.sent: list[dict] | None = None
         self.sending = asyncio.Lock()
