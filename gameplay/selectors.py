@@ -2,6 +2,7 @@
 
 from datetime import timedelta
 
+from django.db import connection
 from django.db.models import Case, F, Prefetch, Q, Sum, When, Window
 from django.db.models import Value as V
 from django.db.models.functions import RowNumber
@@ -136,6 +137,20 @@ def matches_with_seats(
     `match.log` is read on first use. `for_update` locks the match rows, in id order
     (two batches never deadlock); `active_only` leaves out the matches that are over.
     """
+    if connection.vendor != "postgresql":
+        # The one-statement read is PostgreSQL's SQL (ANY, FOR UPDATE OF); the embedded
+        # SQLite default reads the same rows through the ORM.
+        matches = (
+            Match.objects.filter(pk__in=list(match_ids))
+            .defer("log")
+            .prefetch_related(
+                Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("index"))
+            )
+            .order_by("pk")
+        )
+        if active_only:
+            matches = matches.filter(status=Match.Status.ACTIVE)
+        return list(matches.select_for_update() if for_update else matches)
     params = [list(match_ids)] + ([Match.Status.ACTIVE] if active_only else [])
     seats = _SEATED[active_only](params, for_update=for_update)
     matches: dict[int, Match] = {}
