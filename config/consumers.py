@@ -43,7 +43,9 @@ class NoticeConsumer(AsyncJsonWebsocketConsumer):
             return
         self.player_id = player.pk
         await self.accept()
-        live.notice_hub().join(self.player_id, self)
+        hub = live.notice_hub()
+        hub.join(self.player_id, self)
+        await hub.ready()
         await self.send_notices()
         self.ticker = asyncio.get_running_loop().create_task(self._tick())
 

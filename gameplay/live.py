@@ -187,22 +187,41 @@ class SeqWatcher:
 
     async def listen(self) -> None:
         """Hold this loop's subscription to the move feed while it has consumers."""
-        client = redis.asyncio.Redis.from_url(settings.REDIS_URL, socket_connect_timeout=5)
-        try:
-            while self.consumers:
-                try:
-                    async with client.pubsub(ignore_subscribe_messages=True) as pubsub:
-                        await pubsub.subscribe(settings.KNOCK_LIVE["feed"])
-                        self.wake.set()
-                        while self.consumers:
-                            message = await pubsub.get_message(timeout=1.0)
-                            if message is not None:
-                                self.tell_all(message["data"])
-                except (redis.RedisError, OSError) as exc:
-                    logger.warning("live tables: the move feed failed (%s); again in 1 s", exc)
-                    await asyncio.sleep(1)
-        finally:
-            await client.aclose()
+        await follow_feed(
+            settings.KNOCK_LIVE["feed"],
+            wanted=lambda: bool(self.consumers),
+            on_message=self.tell_all,
+            on_subscribed=self.wake.set,
+            name="the move feed",
+        )
+
+
+async def follow_feed(channel: str, *, wanted, on_message, on_subscribed, name: str) -> None:
+    """Hold a Redis subscription to `channel` while `wanted()`, handing each message's data
+    to `on_message`; after a failure, subscribe again a second later. `on_subscribed` runs
+    each time the subscription (re)starts: Pub/Sub delivers at most once, so the caller reads
+    afresh what may have been published while it was down."""
+    client = redis.asyncio.Redis.from_url(settings.REDIS_URL, socket_connect_timeout=5)
+    try:
+        while wanted():
+            try:
+                async with client.pubsub(ignore_subscribe_messages=True) as pubsub:
+                    await pubsub.subscribe(channel)
+                    on_subscribed()
+                    while wanted():
+                        message = await pubsub.get_message(timeout=1.0)
+                        if message is not None:
+                            on_message(message["data"])
+            except (redis.RedisError, OSError) as exc:
+                logger.warning("live: %s failed (%s); again in 1 s", name, exc)
+                await asyncio.sleep(1)
+    finally:
+        await client.aclose()
+
+
+# How long a new notice socket waits for the feed's subscription before its first read
+# (Redis down: it reads anyway, and its tick carries on).
+FEED_READY_SECONDS = 2.0
 
 
 class NoticeHub:
@@ -212,10 +231,12 @@ class NoticeHub:
     def __init__(self) -> None:
         self.consumers: dict[int, set] = defaultdict(set)
         self.listener: asyncio.Task | None = None
+        self.subscribed = asyncio.Event()
 
     def join(self, player_id: int, consumer) -> None:
         self.consumers[player_id].add(consumer)
         if (self.listener is None or self.listener.done()) and layer_crosses_processes():
+            self.subscribed.clear()
             self.listener = asyncio.get_running_loop().create_task(self.listen())
 
     def leave(self, player_id: int, consumer) -> None:
@@ -236,21 +257,28 @@ class NoticeHub:
                 consumer.nudge()
 
     async def listen(self) -> None:
-        client = redis.asyncio.Redis.from_url(settings.REDIS_URL, socket_connect_timeout=5)
-        try:
-            while self.consumers:
-                try:
-                    async with client.pubsub(ignore_subscribe_messages=True) as pubsub:
-                        await pubsub.subscribe(settings.KNOCK_LIVE["notice_feed"])
-                        while self.consumers:
-                            message = await pubsub.get_message(timeout=1.0)
-                            if message is not None:
-                                self.tell_all(message["data"])
-                except (redis.RedisError, OSError) as exc:
-                    logger.warning("notices: the notice feed failed (%s); again in 1 s", exc)
-                    await asyncio.sleep(1)
-        finally:
-            await client.aclose()
+        await follow_feed(
+            settings.KNOCK_LIVE["notice_feed"],
+            wanted=lambda: bool(self.consumers),
+            on_message=self.tell_all,
+            on_subscribed=self.subscribed_again,
+            name="the notice feed",
+        )
+
+    def subscribed_again(self) -> None:
+        """Every socket reads again: a notice published while the feed was down is found."""
+        self.subscribed.set()
+        for sockets in list(self.consumers.values()):
+            for consumer in list(sockets):
+                consumer.nudge()
+
+    async def ready(self) -> None:
+        """Wait (a little) for the feed's subscription, so that a socket's first read comes
+        after it: a notice published between the two would otherwise wait for a tick."""
+        if self.listener is None:
+            return
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self.subscribed.wait(), FEED_READY_SECONDS)
 
 
 _hubs: "WeakKeyDictionary[asyncio.AbstractEventLoop, NoticeHub]" = WeakKeyDictionary()
