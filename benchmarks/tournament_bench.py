@@ -21,7 +21,8 @@ other Knock worker consumes (above: Redis database 9). It prints:
   processes (``celery worker --concurrency``) through the broker: wall time, matches per
   second, and the share of the workers' time spent outside the engine (goal: under 50%).
   Engine time is measured afterwards by replaying each match's work in this process: the
-  bots' play from the seed (``variant.play``) plus finalize's replay check;
+  bots' play from the seed (``variant.play``) plus finalize's replay check. The workers
+  run with ``DEBUG=0``, as in production;
 * the same for a Basic Rummy tournament of ``--basic`` bots at 4-seat tables, top 2 on.
 
 Bot players and entries are bulk-inserted as setup; everything measured goes through the
@@ -168,7 +169,14 @@ def engine_seconds(match: Match) -> float:
 
 
 def start_workers(name: str, workers: int, database: str) -> subprocess.Popen:
-    env = {**os.environ, "DATABASE_URL": database}
+    # The workers run as production runs them: DEBUG off (with it on, Django wraps every
+    # cursor to keep each query's SQL and timing, a few percent of a worker's time).
+    env = {
+        **os.environ,
+        "DATABASE_URL": database,
+        "DEBUG": "0",
+        "SECRET_KEY": os.environ.get("SECRET_KEY") or f"bench-{uuid.uuid4().hex}",
+    }
     command = [
         sys.executable,
         "-m",

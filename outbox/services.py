@@ -53,6 +53,7 @@ time limit (one machine, the embedded default).
 import json
 import logging
 from collections.abc import Sequence
+from contextlib import contextmanager
 from contextvars import ContextVar
 from datetime import datetime, timedelta
 from functools import cache
@@ -108,9 +109,42 @@ def _no_flush() -> str:
 _publishing: ContextVar[int | None] = ContextVar("outbox_publishing", default=None)
 
 
+class HandOff:
+    """The one follow-up job a worker's run keeps for itself (`handing_off`)."""
+
+    __slots__ = ("chosen", "job")
+
+    def __init__(self) -> None:
+        self.chosen = False  # a job was written for this hand-off (it may roll back)
+        self.job: Job | None = None  # ... and committed: the worker runs it next
+
+
+_hand_off: ContextVar[HandOff | None] = ContextVar("outbox_hand_off", default=None)
+
+
+@contextmanager
+def handing_off():
+    """While a worker runs a job: the first job its work writes (with no countdown) is not
+    published but handed to the same worker, which runs it as soon as this run ends
+    (`outbox.worker`). A chain of follow-ups (a batch's bot play, its finalize, its
+    tournament results, the next round's play) then runs in one process with no broker
+    trip, while every other job is published as usual and shared among the workers.
+
+    The handed-off job is a row like any other, unpublished and due a lease after it was
+    written: if the worker dies before running it, the relay publishes it then.
+    """
+    state = HandOff()
+    token = _hand_off.set(state)
+    try:
+        yield state
+    finally:
+        _hand_off.reset(token)
+
+
 def write_jobs(task, arg_lists: Sequence[Sequence], *, countdown: float | None = None) -> None:
     """Write one job of `task` per argument list in the current transaction (one INSERT),
-    published when it commits, or by the relay once `countdown` seconds have passed."""
+    published when it commits (one may be handed off instead, see `handing_off`), or by
+    the relay once `countdown` seconds have passed."""
     if not arg_lists:
         return
     now = timezone.now()
@@ -126,9 +160,23 @@ def write_jobs(task, arg_lists: Sequence[Sequence], *, countdown: float | None =
         )
         for args in arg_lists
     ]
-    _insert(jobs)
-    if countdown is None:
+    hand_off = _hand_off.get()
+    if countdown is None and hand_off is not None and not hand_off.chosen:
+        hand_off.chosen = True
+        kept, jobs = jobs[0], jobs[1:]
+        kept.published_at = None
+        _insert([kept, *jobs])
+        transaction.on_commit(lambda: setattr(hand_off, "job", kept))
+    else:
+        _insert(jobs)
+    if countdown is None and jobs:
         transaction.on_commit(lambda: _publish(jobs))
+
+
+def publish_handed_off(job: Job) -> None:
+    """Publish a job that was handed off but will not be run where it was handed."""
+    Job.objects.filter(pk=job.pk, started_at=None).update(published_at=timezone.now())
+    _publish([job])
 
 
 # The columns a new job's INSERT writes (all but the id).

@@ -6,6 +6,7 @@ services (and their models) are imported when first needed.
 """
 
 import logging
+import time
 from datetime import datetime
 
 from celery import Task, bootsteps
@@ -30,9 +31,16 @@ RETRY = {
 }
 
 
+# How long a delivery may go on running the follow-ups handed to it (`handing_off`)
+# before it publishes them like any other job: well inside the task time limits, and a
+# worker's turn at the queue comes round again.
+HAND_OFF_SECONDS = 3.0
+
+
 class JobTask(Task):
     """Every task's base: a delivery of an outbox job runs only while its row is pending
-    and no other delivery runs it, then deletes the row, or keeps it for a retry."""
+    and no other delivery runs it, then deletes the row, or keeps it for a retry. Then it
+    runs the follow-up its work handed to it, and that one's, for `HAND_OFF_SECONDS`."""
 
     def __call__(self, *args, **kwargs):
         from outbox import services
@@ -43,19 +51,83 @@ class JobTask(Task):
         if not services.job_start(job_id=job_id):
             logger.info("%s: job %s is done or running elsewhere", self.name, job_id)
             return None
-        try:
-            result = super().__call__(*args, **kwargs)
-        except Retry as exc:
-            _settle(services.job_release, job_id, retry_in=_seconds(exc.when))
-            raise
-        except DomainError:
+        deadline = time.monotonic() + HAND_OFF_SECONDS
+        with services.handing_off() as hand_off:
+            try:
+                result = super().__call__(*args, **kwargs)
+            except Retry as exc:
+                _settle(services.job_release, job_id, retry_in=_seconds(exc.when))
+                _give_up(hand_off.job)
+                raise
+            except DomainError:
+                _settle(services.job_done, job_id)
+                _give_up(hand_off.job)
+                raise
+            except Exception:
+                _settle(services.job_release, job_id, retry_in=None)
+                _give_up(hand_off.job)
+                raise
             _settle(services.job_done, job_id)
-            raise
-        except Exception:
-            _settle(services.job_release, job_id, retry_in=None)
-            raise
-        _settle(services.job_done, job_id)
+        _run_handed_off(hand_off.job, deadline)
         return result
+
+
+def _run_handed_off(job, deadline: float) -> None:
+    """Run the handed-off jobs one after another, each as a delivery of its own would (its
+    row claimed, settled after). Past the deadline the next one is published instead."""
+    from outbox import services
+
+    while job is not None:
+        if time.monotonic() >= deadline:
+            _give_up(job)
+            return
+        with services.handing_off() as hand_off:
+            ran = _run_here(job)
+        job = hand_off.job
+        if not ran:
+            _give_up(job)
+            return
+
+
+def _run_here(job) -> bool:
+    """One handed-off job; False when it failed (its row stays, due after a backoff)."""
+    from celery import current_app
+
+    from outbox import services
+
+    task = current_app.tasks.get(job.task)
+    if task is None or not services.job_start(job_id=job.pk):
+        if task is None:
+            _give_up(job)  # publishing it logs the unknown name
+        return True
+    logger.info("%s: job %s handed off, run here", job.task, job.pk)
+    try:
+        # The task's own function: Celery's automatic retry would retry the delivery
+        # that is running, not this job. A failed run is published again from its row.
+        getattr(task, "_orig_run", task.run)(*job.args)
+    except DomainError as exc:
+        _settle(services.job_done, job.pk)
+        logger.warning("%s: job %s refused: %s", job.task, job.pk, exc)
+        return True
+    except Exception:
+        logger.exception("%s: handed-off job %s failed; it runs again later", job.task, job.pk)
+        _settle(services.job_release, job.pk, retry_in=None)
+        return False
+    _settle(services.job_done, job.pk)
+    return True
+
+
+def _give_up(job) -> None:
+    """A handed-off job this worker will not run: published for any worker."""
+    from outbox import services
+
+    if job is None:
+        return
+    try:
+        services.publish_handed_off(job)
+    except DatabaseError as exc:
+        # Its row stands unpublished: the relay publishes it a lease after it was written.
+        logger.warning("outbox job %s not published (%s); the relay will", job.pk, exc)
 
 
 def _seconds(when: float | datetime | None) -> float:

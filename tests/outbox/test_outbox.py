@@ -50,6 +50,19 @@ def flaky(value: int) -> int:
     return value
 
 
+@shared_task(name="tests.outbox.chain", **RETRY)
+def chain(value: int) -> int:
+    """Each run writes the next step (and, from the second on, a side job), as a batch's
+    bot play writes its finalize, and finalize its tournament results."""
+    RUNS.append(("chain", value))
+    with transaction.atomic():
+        if value > 0:
+            enqueue("tests.outbox.chain", value - 1)
+        if value < 3:
+            enqueue("tests.outbox.remember", value)
+    return value
+
+
 @pytest.fixture(autouse=True)
 def fresh_runs():
     RUNS.clear()
@@ -233,3 +246,52 @@ def test_the_workers_relay_publishes_a_job_the_broker_refused_without_beat(
     assert refusals == [(11,)] and Job.objects.count() == 1
     wait_until(lambda: not Job.objects.exists(), seconds=10)
     assert RUNS == [("remember", 11)]
+
+
+def test_a_worker_runs_the_step_its_work_wrote_itself_and_publishes_the_rest(celery_worker):
+    """The first job a run writes is handed to the same worker: no message, no queue."""
+    from celery.signals import before_task_publish
+
+    published = []
+
+    def count(sender=None, **kwargs):
+        published.append(sender)
+
+    before_task_publish.connect(count)
+    try:
+        enqueue("tests.outbox.chain", 3)
+        wait_until(lambda: len(RUNS) == 7 and not Job.objects.exists())
+    finally:
+        before_task_publish.disconnect(count)
+    assert [run for run in RUNS if run[0] == "chain"] == [("chain", n) for n in (3, 2, 1, 0)]
+    assert sorted(run for run in RUNS if run[0] == "remember") == [
+        ("remember", n) for n in (0, 1, 2)
+    ]
+    # One message for the first step; the side jobs went through the broker as ever, but
+    # the last step's, the first (and only) job that run wrote.
+    assert published.count("tests.outbox.chain") == 1
+    assert published.count("tests.outbox.remember") == 2
+
+
+def test_a_handed_off_job_whose_worker_died_is_published_by_the_relay_a_lease_later(monkeypatch):
+    published = []
+    monkeypatch.setattr(chain, "delay", lambda *args: published.append(("chain", args)))
+    monkeypatch.setattr(remember, "delay", lambda *args: published.append(("remember", args)))
+    with services.handing_off() as hand_off:
+        chain.run(1)  # the run of a delivery: its next step is kept, its side job published
+    assert hand_off.job is not None and hand_off.job.args == [0]
+    assert published == [("remember", (1,))]
+    # The worker dies before running it: the row waits unpublished, then the relay sends it
+    # (the side job waits in a busy queue: not copied yet).
+    monkeypatch.setattr(services, "_queue_empty", lambda: False)
+    assert services.relay() == 0
+    assert services.relay(now=timezone.now() + services.LEASE) == 1
+    assert published[-1] == ("chain", (0,))
+
+
+def test_a_rolled_back_change_hands_nothing_off(monkeypatch):
+    monkeypatch.setattr(remember, "delay", lambda *args: None)
+    with services.handing_off() as hand_off, pytest.raises(RuntimeError), transaction.atomic():
+        enqueue("tests.outbox.remember", 1)
+        raise RuntimeError("rolled back")
+    assert hand_off.job is None and not Job.objects.exists()
