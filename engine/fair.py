@@ -82,6 +82,28 @@ def deal_seed(server_seed: str, client_seeds: list | tuple = ()) -> str:
     return hmac.digest(key, message, "sha256").hex()
 
 
+def server_seed_of(seat_seeds: list | tuple) -> str:
+    """A match's server seed made of its people's pre-committed seeds.
+
+    Each person holds a server seed drawn for their next match, whose commitment they are
+    shown before they send a client seed (Knock's lobby and account pages). ``seat_seeds``
+    has one entry per seat, ``None`` for a bot seat: one person's seed is the match's server
+    seed as it is; for several, the hex SHA-256 of ``json.dumps(seat_seeds, separators=(",",
+    ":"))``. So the server seed was fixed before any person's client seed was known.
+    """
+    if not isinstance(seat_seeds, (list, tuple)):
+        raise ValueError(f"seat_seeds must be a list, got {seat_seeds!r}")
+    people = [seed for seed in seat_seeds if seed is not None]
+    for seed in people:
+        _check_seed(seed)
+    if not people:
+        raise ValueError("seat_seeds holds no seed")
+    if len(people) == 1:
+        return people[0]
+    message = json.dumps(list(seat_seeds), separators=(",", ":")).encode("utf-8")
+    return hashlib.sha256(message).hexdigest()
+
+
 class Stream:
     """Uniform integers from the HMAC-SHA256 counter-mode stream of (seed, label)."""
 

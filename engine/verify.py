@@ -8,9 +8,11 @@ keys from anywhere else; ``GET /api/matches/<id>/document/`` answers exactly the
 ``variant``, ``options``, ``seats`` (one entry per seat, or ``players`` as a count), ``seed``
 (the server's), ``commitment``, ``client_seeds`` (one per seat, null for a bot; absent or
 empty for a match without any), ``moves`` and ``result``; ``deal_seed``, when present, must
-be the one derived. The check:
+be the one derived; ``seat_seeds``, when present (a match with people seated), the seats'
+pre-committed server seeds. The check:
 
-1. the revealed server seed hashes to the commitment published from the first move;
+1. the revealed server seed hashes to the commitment published from the first move, and is
+   made of the seat seeds (`engine.fair.server_seed_of`; each seat's commitment printed);
 2. every hand is dealt again from the deal seed, `engine.fair.deal_seed(seed,
    client_seeds)` (printed: each seat's cards and the upcard);
 3. every move is replayed through the rules and must be legal (printed, one per line);
@@ -51,6 +53,7 @@ class Document:
     result: dict
     client_seeds: tuple = ()
     deal_seed: str | None = None
+    seat_seeds: tuple = ()
 
     @classmethod
     def parse(cls, data: object) -> Document:
@@ -74,6 +77,9 @@ class Document:
         client_seeds = data.get("client_seeds") or []
         if not isinstance(client_seeds, list) or len(client_seeds) not in (0, players):
             raise ValueError("client_seeds must be a list with one entry per seat")
+        seat_seeds = data.get("seat_seeds") or []
+        if not isinstance(seat_seeds, list) or len(seat_seeds) not in (0, players):
+            raise ValueError("seat_seeds must be a list with one entry per seat")
         return cls(
             variant=data["variant"],
             options=data["options"],
@@ -84,7 +90,23 @@ class Document:
             result=data["result"],
             client_seeds=tuple(client_seeds),
             deal_seed=data.get("deal_seed"),
+            seat_seeds=tuple(seat_seeds),
         )
+
+
+def _check_seat_seeds(doc: Document, say) -> None:
+    """The server seed is made of the seats' pre-committed seeds: each player compares the
+    commitment printed for their seat with the one they were shown before the match."""
+    try:
+        made = fair.server_seed_of(doc.seat_seeds)
+    except ValueError as exc:
+        raise Mismatch(f"the seat seeds cannot be used: {exc}") from None
+    if made != doc.seed:
+        raise Mismatch(f"the seat seeds make the server seed {made}, not {doc.seed}")
+    for seat, seed in enumerate(doc.seat_seeds):
+        if seed is not None:
+            say(f"seat {seat}: server seed committed as {fair.commitment(seed)} before the match")
+    say("server seed = made of the seats' committed seeds: ok")
 
 
 def verify(doc: Document, out: TextIO, *, quiet: bool = False) -> None:
@@ -100,6 +122,8 @@ def verify(doc: Document, out: TextIO, *, quiet: bool = False) -> None:
             f"{fair.commitment(doc.seed)}, the published commitment {doc.commitment}"
         )
     say(f"commitment {doc.commitment} = sha256(seed): ok")
+    if doc.seat_seeds:
+        _check_seat_seeds(doc, say)
     try:
         dealt_from = fair.deal_seed(doc.seed, doc.client_seeds)
     except ValueError as exc:

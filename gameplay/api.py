@@ -23,6 +23,7 @@ from gameplay.serializers import (
     MatchStartedSerializer,
     MatchSummarySerializer,
     MatchViewSerializer,
+    MeSerializer,
     PlayerSerializer,
     PlaySerializer,
     QueuedSerializer,
@@ -122,7 +123,7 @@ class QueueLeave(APIView):
 
 
 class Me(generics.RetrieveAPIView):
-    serializer_class = PlayerSerializer
+    serializer_class = MeSerializer
 
     def get_object(self):
         return services.player_for_user(self.request.user)

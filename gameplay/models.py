@@ -3,10 +3,18 @@
 Tables and their constraints only; every write goes through gameplay.services.
 """
 
+import secrets
+
 import orjson
 from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
+
+
+def new_seed() -> str:
+    """A server seed: 256 bits from the operating system, chosen by nobody."""
+    return secrets.token_hex(32)
+
 
 VARIANT_CHOICES = [
     ("gin", "Gin Rummy"),
@@ -134,6 +142,10 @@ class Player(models.Model):
         blank=True,
         help_text="Their own client seed; empty: a random one per match.",
     )
+    # The server seed of this person's next match, secret; its commitment is shown to them
+    # before they send a client seed (engine/README.md). Players from before it draw theirs
+    # when first needed (gameplay.services.player_next_seed_commitment).
+    next_seed = models.CharField(max_length=64, blank=True, editable=False, default=new_seed)
     fair_play_mark = models.CharField(
         max_length=200, blank=True, help_text="An admin's fair-play mark; nothing automatic."
     )
@@ -382,6 +394,12 @@ class Match(models.Model):
     players = models.PositiveSmallIntegerField()
     seed = models.CharField(max_length=128, help_text="Server seed, secret until the match ends.")
     commitment = models.CharField(max_length=64, help_text="SHA-256 of the seed, public.")
+    seat_seeds = models.JSONField(
+        default=list,
+        blank=True,
+        editable=False,
+        help_text="The people's seeds the server seed is made of; secret until the end.",
+    )
     client_seeds = models.JSONField(
         default=list,
         blank=True,

@@ -220,6 +220,7 @@ def match_view(match: Match, player: Player | None, seats: list[Seat] | None = N
         view["knock_options"] = knock_options(hand, legal)
     if finished:
         view["seed"] = match.seed
+        view["seat_seeds"] = match.seat_seeds
         view["moves"] = published_moves(match)
         view["result"] = match.result
         view["placements"] = [seat.placement for seat in seats]
@@ -260,6 +261,7 @@ def match_document(match: Match) -> dict | None:
         ],
         "commitment": match.commitment,
         "seed": match.seed,
+        "seat_seeds": match.seat_seeds,
         "client_seeds": match.client_seeds,
         "deal_seed": games.deal_seed(match),
         "created_at": match.created_at.isoformat(),

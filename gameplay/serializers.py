@@ -1,5 +1,6 @@
 from rest_framework import serializers
 
+from gameplay import services
 from gameplay.models import VARIANT_CHOICES, Match, Player, Room
 
 
@@ -105,6 +106,19 @@ class PlayerSerializer(serializers.ModelSerializer):
         ]
 
 
+class MeSerializer(PlayerSerializer):
+    """The signed-in player: also their client seed and the commitment of the server seed
+    their next match will use, to see before sending a client seed (engine/README.md)."""
+
+    next_seed_commitment = serializers.SerializerMethodField()
+
+    class Meta(PlayerSerializer.Meta):
+        fields = [*PlayerSerializer.Meta.fields, "client_seed", "next_seed_commitment"]
+
+    def get_next_seed_commitment(self, player) -> str:
+        return services.player_next_seed_commitment(player=player)
+
+
 # --- response shapes the views build as dicts (selectors.match_view); for the schema ----
 
 
@@ -163,6 +177,14 @@ class MatchViewSerializer(serializers.Serializer):
         help_text="One per seat (null for a bot); public from the start.",
     )
     seed = serializers.CharField(required=False, help_text="The server seed, once over.")
+    seat_seeds = serializers.ListField(
+        child=serializers.CharField(allow_null=True),
+        required=False,
+        help_text=(
+            "Once over: the people's pre-committed seeds the server seed is made of "
+            "(engine.fair.server_seed_of), null for a bot seat; empty for a bots-only match."
+        ),
+    )
     moves = MoveSerializer(many=True, required=False)
     result = serializers.DictField(required=False, allow_null=True)
     placements = serializers.ListField(
@@ -191,6 +213,10 @@ class MatchDocumentSerializer(serializers.Serializer):
     seats = DocumentSeatSerializer(many=True)
     commitment = serializers.CharField(help_text="SHA-256 of the server seed.")
     seed = serializers.CharField(help_text="The server seed, revealed.")
+    seat_seeds = serializers.ListField(
+        child=serializers.CharField(allow_null=True),
+        help_text="The people's pre-committed seeds the server seed is made of.",
+    )
     client_seeds = serializers.ListField(child=serializers.CharField(allow_null=True))
     deal_seed = serializers.CharField(help_text="engine.fair.deal_seed(seed, client_seeds).")
     created_at = serializers.DateTimeField()

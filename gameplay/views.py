@@ -74,6 +74,7 @@ def lobby(request):
             "rooms": selectors.rooms_for(player),
             "table": selectors.active_match_of(player) if player else None,
             "queued": selectors.queue_entry_of(player) if player else None,
+            "next_seed": services.player_next_seed_commitment(player=player) if player else None,
         },
     )
 
@@ -139,7 +140,12 @@ def account(request):
         else:
             messages.success(request, f"Reset links go to {email}." if email else "Email removed.")
             return redirect("account")
-    return render(request, "registration/account.html", {"form": form, "seed_form": seed_form})
+    context = {
+        "form": form,
+        "seed_form": seed_form,
+        "next_seed": services.player_next_seed_commitment(player=player),
+    }
+    return render(request, "registration/account.html", context)
 
 
 @login_required

@@ -100,11 +100,11 @@ def _run_here(job) -> bool:
         if task is None:
             _give_up(job)  # publishing it logs the unknown name
         return True
-    logger.info("%s: job %s handed off, run here", job.task, job.pk)
+    started = time.monotonic()
     try:
         # The task's own function: Celery's automatic retry would retry the delivery
         # that is running, not this job. A failed run is published again from its row.
-        getattr(task, "_orig_run", task.run)(*job.args)
+        result = getattr(task, "_orig_run", task.run)(*job.args)
     except DomainError as exc:
         _settle(services.job_done, job.pk)
         logger.warning("%s: job %s refused: %s", job.task, job.pk, exc)
@@ -114,6 +114,13 @@ def _run_here(job) -> bool:
         _settle(services.job_release, job.pk, retry_in=None)
         return False
     _settle(services.job_done, job.pk)
+    logger.info(
+        "Task %s (job %s, handed off) succeeded in %.3fs: %r",
+        job.task,
+        job.pk,
+        time.monotonic() - started,
+        result,
+    )
     return True
 
 

@@ -16,6 +16,7 @@ from tournaments.models import Entry, Tournament
 from tournaments.serializers import (
     EntrySerializer,
     SeedSerializer,
+    ShowUpSerializer,
     TournamentSerializer,
     TournamentWriteSerializer,
 )
@@ -184,8 +185,14 @@ class Replay(APIView):
 class ShowUp(APIView):
     """A player takes their seat at a bracket table before its deadline."""
 
-    @extend_schema(request=None, responses={200: dict})
+    @extend_schema(request=ShowUpSerializer, responses={200: dict})
     def post(self, request, pk: int, table_id: int):
         get_object_or_404(Tournament, pk=pk, tables__pk=table_id)
-        services.table_show_up(table_id=table_id, player=player_for_user(request.user))
+        data = ShowUpSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        services.table_show_up(
+            table_id=table_id,
+            player=player_for_user(request.user),
+            client_seed=data.validated_data.get("client_seed", ""),
+        )
         return Response(selectors.bracket(Tournament.objects.get(pk=pk)))

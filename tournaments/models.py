@@ -331,6 +331,13 @@ class TableSeat(models.Model):
     )
     seed = models.PositiveIntegerField()
     present = models.BooleanField(default=False)
+    client_seed = models.CharField(
+        max_length=64,
+        blank=True,
+        default="",
+        db_default="",  # the draw COPYs seats without it
+        help_text="Sent when the player took the seat; empty: none.",
+    )
     forfeited = models.BooleanField(default=False, help_text="No-show, withdrew or disqualified.")
     wins = models.PositiveSmallIntegerField(default=0)
     points = models.IntegerField(default=0, help_text="Match scores summed over the series.")

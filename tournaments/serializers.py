@@ -138,3 +138,15 @@ class EntrySerializer(serializers.ModelSerializer):
 
 class SeedSerializer(serializers.Serializer):
     seed = serializers.IntegerField(min_value=1, max_value=INT_MAX, allow_null=True)
+
+
+class ShowUpSerializer(serializers.Serializer):
+    client_seed = serializers.CharField(
+        required=False,
+        allow_blank=True,
+        max_length=64,
+        help_text=(
+            "Your seed for the deals at this table (1-64 printable ASCII characters, no "
+            "spaces); omitted: your profile's, else one drawn by the server."
+        ),
+    )

@@ -363,6 +363,7 @@ def take_seat(request, pk: int, table_id: int):
         services.table_show_up,
         table_id=table_id,
         player=player,
+        client_seed=request.POST.get("client_seed", ""),
     )
     if table:
         seat = selectors.seat_of(selectors.entry_of(table.tournament, player))

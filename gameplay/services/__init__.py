@@ -22,6 +22,7 @@ from gameplay import games
 from gameplay.services.accounts import (
     bot_players,
     player_for_user,
+    player_next_seed_commitment,
     player_register,
     player_set_client_seed,
     user_set_email,
@@ -93,6 +94,7 @@ __all__ = [
     "metrics_write_many",
     "player_for_user",
     "player_mark",
+    "player_next_seed_commitment",
     "player_register",
     "player_set_client_seed",
     "progress_evaluate",

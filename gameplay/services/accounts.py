@@ -9,6 +9,7 @@ from rest_framework.authtoken.models import Token
 
 from config.errors import Conflict, DomainError
 from engine import fair
+from gameplay import games
 from gameplay.models import Player
 from gameplay.usernames import UsernameError, bot_username, normalize_username
 
@@ -99,3 +100,15 @@ def bot_players(*, kind: str, count: int) -> list[Player]:
         )
         bots.append(bot)
     return bots
+
+
+def player_next_seed_commitment(*, player: Player) -> str:
+    """The commitment of the server seed the player's next match will use, shown to them
+    before they send a client seed; the seed is drawn here the first time it is asked for."""
+    if not player.next_seed:
+        drawn = games.new_seed()
+        if Player.objects.filter(pk=player.pk, next_seed="").update(next_seed=drawn):
+            player.next_seed = drawn
+        else:  # another request drew it first
+            player.next_seed = Player.objects.values_list("next_seed", flat=True).get(pk=player.pk)
+    return fair.commitment(player.next_seed)

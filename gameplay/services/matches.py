@@ -64,17 +64,19 @@ def match_create(**spec) -> Match:
     return match_create_many(specs=[NewMatch(**spec)])[0]
 
 
+@transaction.atomic
 def match_create_many(*, specs: list[NewMatch]) -> list[Match]:
     """Create matches in a few queries (a tournament round starts many at once)."""
     dealt, claimers = [], []
     for spec in specs:
+        if len({p.pk for p in spec.players}) != len(spec.players):
+            raise DomainError("A player can take only one seat.", code="duplicate_player")
+    server_seeds = _server_seeds(specs)
+    for spec, (seed, seat_seeds) in zip(specs, server_seeds, strict=True):
         try:
             options = variants.get(spec.variant).validate_options(spec.options or {})
         except ValueError as exc:
             raise DomainError(str(exc), code="invalid_options") from exc
-        if len({p.pk for p in spec.players}) != len(spec.players):
-            raise DomainError("A player can take only one seat.", code="duplicate_player")
-        seed = spec.seed or games.new_seed()
         client_seeds = _client_seeds(spec)
         try:
             game = games.new_game(
@@ -91,6 +93,7 @@ def match_create_many(*, specs: list[NewMatch]) -> list[Match]:
             players=len(spec.players),
             seed=seed,
             commitment=games.commitment(seed),
+            seat_seeds=seat_seeds,
             client_seeds=client_seeds,
             to_move=game.to_move,
             state=games.dump(game),
@@ -108,25 +111,62 @@ def match_create_many(*, specs: list[NewMatch]) -> list[Match]:
             claimers.append(match)
         to_move = spec.players[game.to_move] if game.to_move is not None else None
         dealt.append((match, spec.players, to_move))
-    with transaction.atomic():
-        matches = Match.objects.bulk_create(_with_deadline(m, to_move) for m, _, to_move in dealt)
-        Seat.objects.bulk_create(
-            Seat(match=match, index=index, player=player)
-            for match, players, _ in dealt
-            for index, player in enumerate(players)
-        )
-        for match, players, _ in dealt:
-            for player in players if match.entry_fee else ():
-                if not player.is_bot:
-                    coins_book(
-                        player_id=player.pk,
-                        amount=-match.entry_fee,
-                        reason=f"Entry fee, match {match.pk}",
-                        key=f"match:{match.pk}:fee",
-                    )
-        _enqueue_turns([(match, to_move) for match, _, to_move in dealt])
-        _enqueue_bot_claims(claimers)
+    matches = Match.objects.bulk_create(_with_deadline(m, to_move) for m, _, to_move in dealt)
+    Seat.objects.bulk_create(
+        Seat(match=match, index=index, player=player)
+        for match, players, _ in dealt
+        for index, player in enumerate(players)
+    )
+    for match, players, _ in dealt:
+        for player in players if match.entry_fee else ():
+            if not player.is_bot:
+                coins_book(
+                    player_id=player.pk,
+                    amount=-match.entry_fee,
+                    reason=f"Entry fee, match {match.pk}",
+                    key=f"match:{match.pk}:fee",
+                )
+    _enqueue_turns([(match, to_move) for match, _, to_move in dealt])
+    _enqueue_bot_claims(claimers)
     return matches
+
+
+def _server_seeds(specs: list[NewMatch]) -> list[tuple[str, list]]:
+    """Each match's server seed and the seat seeds it is made of.
+
+    A match with people seated takes their pre-committed next seeds (`fair.server_seed_of`),
+    whose commitments they were shown before sending a client seed, and each of them gets a
+    new one; their rows are locked so no two matches use one seed. A bots-only match, or one
+    given its seed by the code creating it (the demo's history, tests), keeps a seed of its
+    own and no seat seeds.
+    """
+    people = sorted({p.pk for spec in specs if not spec.seed for p in spec.players if not p.is_bot})
+    held = (
+        dict(
+            Player.objects.select_for_update()
+            .filter(pk__in=people)
+            .order_by("pk")
+            .values_list("pk", "next_seed")
+        )
+        if people
+        else {}
+    )
+    found = []
+    for spec in specs:
+        if spec.seed or all(p.is_bot for p in spec.players):
+            found.append((spec.seed or games.new_seed(), []))
+            continue
+        seat_seeds = [
+            None if p.is_bot else (held.get(p.pk) or games.new_seed()) for p in spec.players
+        ]
+        for p in spec.players:
+            if not p.is_bot:
+                held[p.pk] = ""  # used: a second match of this batch draws another
+        found.append((fair.server_seed_of(seat_seeds), seat_seeds))
+    renewed = [Player(pk=pk, next_seed=games.new_seed()) for pk in people]
+    if renewed:
+        bulk_update(renewed, ["next_seed"])
+    return found
 
 
 def _client_seeds(spec: NewMatch) -> list[str | None]:

@@ -2,15 +2,6 @@
    made (the status is polled; the queue lives in the database, paired by any process). */
 (function () {
   "use strict";
-  /* Sitting down: each Play form sends a client seed this browser draws now (128 bits from
-     crypto.getRandomValues), unless the player set their own on the account page. It goes
-     into every deal of the match with the server's secret seed (engine/README.md). */
-  for (const field of document.querySelectorAll("form.play input[name=client_seed]")) {
-    field.form.addEventListener("submit", () => {
-      const bytes = crypto.getRandomValues(new Uint8Array(16));
-      field.value = Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
-    });
-  }
   const queue = document.getElementById("queue");
   if (!queue) return;
   const since = Date.parse(queue.dataset.since);

@@ -74,3 +74,16 @@ def test_a_match_with_client_seeds_replays_from_its_deal_seed():
     assert variants.get("gin").replay(record.moves, 2, seed, {"target": 30}).result == (
         record.result
     )
+
+
+def test_the_server_seed_of_the_seats_is_the_documented_one():
+    """engine/README.md: one person's committed seed is the server seed as it is; for
+    several, the hex SHA-256 of the seat seeds as compact JSON."""
+    assert fair.server_seed_of(["mine", None]) == "mine"
+    both = ["a" * 64, None, "b" * 64]
+    expected = hashlib.sha256(json.dumps(both, separators=(",", ":")).encode()).hexdigest()
+    assert fair.server_seed_of(both) == expected
+    assert fair.server_seed_of(both) != fair.server_seed_of(list(reversed(both)))
+    for bad in ([None, None], "mine", [""]):
+        with pytest.raises(ValueError):
+            fair.server_seed_of(bad)

@@ -10,7 +10,7 @@ from engine import fair, variants
 from engine.verify import check
 from gameplay import games, services
 from gameplay.models import Match
-from tests.factories import PlayerFactory, RoomFactory
+from tests.factories import BotPlayerFactory, PlayerFactory, RoomFactory
 from tests.gameplay.helpers import auth
 from tests.gameplay.test_match_api import play_to_the_end
 
@@ -158,3 +158,58 @@ def test_the_verify_page_checks_a_match_by_number_or_a_pasted_document(
     table = client.get(f"/matches/{match.pk}/").content.decode()
     assert f"/verify/?match={match.pk}" in table  # the finished table links to both
     assert f"/api/matches/{match.pk}/document/" in table
+
+
+def test_the_server_seed_was_committed_to_the_player_before_they_sent_a_client_seed(
+    api_client, client, eager_tasks
+):
+    """Issue 16: "The server commits to its seed before any client seed is known"."""
+    player = PlayerFactory()
+    api = auth(api_client, player)
+    shown = api.get("/api/me/").json()["next_seed_commitment"]  # before the play request
+    client.force_login(player.user)
+    assert shown in client.get("/rooms/").content.decode()  # the lobby shows the same
+    assert shown in client.get("/accounts/settings/").content.decode()
+    match = play(api, RoomFactory(options={"target": 10}), client_seed="sent-after")
+    assert match.commitment == shown  # one person seated: their seed is the server seed
+    assert api.get("/api/me/").json()["next_seed_commitment"] != shown  # a new one is drawn
+    assert "seat_seeds" not in api.get(f"/api/matches/{match.pk}/").json()  # secret till the end
+    play_to_the_end(api_client, match.pk)
+    document = client.get(f"/api/matches/{match.pk}/document/").json()
+    assert document["seat_seeds"] == [document["seed"], None]
+    assert fair.commitment(document["seat_seeds"][0]) == shown
+    assert check(document).verified, check(document).problem
+    forged = {**document, "seat_seeds": ["f" * 64, None]}
+    assert not check(forged).verified
+
+
+def test_two_people_make_the_server_seed_from_both_their_committed_seeds(api_client):
+    room = RoomFactory(bots_allowed=False)
+    first, second = PlayerFactory(), PlayerFactory()
+    shown = {}
+    for person, seed in ((first, "first"), (second, "second")):
+        api = auth(api_client, person)
+        shown[person.pk] = api.get("/api/me/").json()["next_seed_commitment"]
+        body = {"opponent": "human", "client_seed": seed}
+        answer = api.post(f"/api/rooms/{room.pk}/play/", body, format="json")
+    match = Match.objects.get(pk=answer.json()["match"])
+    seated = list(match.seats.order_by("index").values_list("player_id", flat=True))
+    assert [fair.commitment(seed) for seed in match.seat_seeds] == [shown[p] for p in seated]
+    assert match.seed == fair.server_seed_of(match.seat_seeds)
+    assert match.seed not in match.seat_seeds  # made of both, equal to neither
+
+
+def test_a_next_seed_is_used_once_even_for_two_matches_created_together():
+    people = [PlayerFactory(), PlayerFactory()]
+    services.player_next_seed_commitment(player=people[0])
+    matches = services.match_create_many(
+        specs=[
+            services.NewMatch(variant="gin", options={}, players=[people[0], BotPlayerFactory()]),
+            services.NewMatch(variant="gin", options={}, players=[people[0], people[1]]),
+        ]
+    )
+    first, second = (m.seat_seeds for m in matches)
+    assert first[0] != second[0] and len({first[0], *second}) == 3
+    for person in people:
+        person.refresh_from_db()
+        assert person.next_seed and person.next_seed not in (*first, *second)

@@ -8,7 +8,7 @@ import pytest
 
 from engine import fair
 from gameplay import services as gameplay
-from gameplay.models import Match
+from gameplay.models import Match, Player
 from tests.tournaments.helpers import bots, humans, open_tournament, organiser, register_all
 from tournaments import bracket as bk
 from tournaments import services
@@ -85,8 +85,21 @@ def test_no_page_api_admin_or_log_shows_a_seed_before_its_reveal(client, admin_c
         )
     )
     assert len(server_seeds) == 2 and all(len(seed) == 64 for seed in server_seeds)
+    # The people's seats' pre-committed seeds, and the next ones already drawn for them.
+    seat_seeds = [
+        seed
+        for seat_seeds in Match.objects.filter(
+            tournament_table__table__tournament=tournament
+        ).values_list("seat_seeds", flat=True)
+        for seed in seat_seeds
+        if seed
+    ]
+    next_seeds = [Player.objects.get(pk=person.pk).next_seed for person in people]
+    assert len(seat_seeds) == 2 and all(next_seeds)
+    server_seeds += seat_seeds + next_seeds
 
     seen = read_all(client, pages(tournament, match, people[0]))
+    seen += read_all(client, ["/api/me/", "/accounts/settings/"])
     seen += read_all(admin_client, admin_pages(tournament, match, people[0]))
     seen += read_all(admin_client, pages(tournament, match, people[0]))  # staff see no more
     seen += "\n".join(record.getMessage() for record in caplog.records)
@@ -158,3 +171,30 @@ def test_client_seeds_of_tournament_seats_are_drawn_for_people_and_none_for_bots
     match = Match.objects.get(seats__player=people[0])
     own = match.seats.get(player=people[0]).index
     assert match.client_seeds[own] == "brought-my-own" and match.client_seeds[1 - own] is None
+
+
+def test_taking_a_seat_sends_the_browsers_client_seed_for_the_tables_deals(client, api_client):
+    """Issue 16: "the browser generates a random one when the player sits down"."""
+    tournament = open_tournament(show_up_seconds=600)
+    first, second = humans(2)
+    register_all(tournament, [first, second])
+    services.tournament_start(tournament_id=tournament.pk)
+    for table_id in services.waiting_tables(tournament_id=tournament.pk, limit=100):
+        services.table_start(table_id=table_id)
+    table_id = Table.objects.get(tournament=tournament).pk
+    client.force_login(first.user)
+    page = client.get(f"/tournaments/{tournament.pk}/").content.decode()
+    assert 'name="client_seed"' in page and "site/client-seed.js" in page
+    url = f"/tournaments/{tournament.pk}/tables/{table_id}/take-seat/"
+    assert client.post(url, {"client_seed": "drawn-by-a-browser"}).status_code == 302
+    api_client.force_authenticate(second.user)
+    show_up = f"/api/tournaments/{tournament.pk}/tables/{table_id}/show-up/"
+    refused = api_client.post(show_up, {"client_seed": "has space"}, format="json")
+    assert refused.status_code == 400 and Match.objects.count() == 0
+    assert (
+        api_client.post(show_up, {"client_seed": "sent-by-api"}, format="json").status_code == 200
+    )
+    match = Match.objects.get()
+    seated = match.seats.order_by("index").values_list("player_id", flat=True)
+    seeds = dict(zip(seated, match.client_seeds, strict=True))
+    assert seeds == {first.pk: "drawn-by-a-browser", second.pk: "sent-by-api"}

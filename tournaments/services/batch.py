@@ -32,7 +32,7 @@ TABLE_STATE = [
     "replays",
     "finished_at",
 ]
-SEAT_STATE = ["points", "placement_sum", "wins", "forfeited", "finish", "present"]
+SEAT_STATE = ["points", "placement_sum", "wins", "forfeited", "finish", "present", "client_seed"]
 
 
 class Start(NamedTuple):
@@ -148,6 +148,11 @@ def _start_matches(starts: list[Start]) -> None:
                 turn_seconds=start.table.tournament.turn_seconds,
                 # The tournament's setting travels on the match: gameplay never asks us.
                 spectators_allowed=start.table.tournament.spectators_allowed,
+                client_seeds={
+                    seat.entry.player_id: seat.client_seed
+                    for seat in start.live
+                    if seat.client_seed
+                },
             )
             for start in starts
         ]

@@ -9,7 +9,8 @@ from datetime import datetime, timedelta
 from django.db import transaction
 from django.utils import timezone
 
-from config.errors import Conflict, NotFound
+from config.errors import Conflict, DomainError, NotFound
+from engine import fair
 from gameplay.models import Match, Player
 from tournaments.models import Table, TableMatch, TableSeat, Tournament
 from tournaments.services.batch import Batch, Start, _next_number
@@ -51,8 +52,17 @@ def table_deadline(*, table_id: int, now: datetime | None = None) -> str:
     return table_start(table_id=table_id, now=now)
 
 
-def table_show_up(*, table_id: int, player: Player, now: datetime | None = None) -> Table:
-    """A player takes their seat; the table starts once everybody has."""
+def table_show_up(
+    *, table_id: int, player: Player, client_seed: str = "", now: datetime | None = None
+) -> Table:
+    """A player takes their seat; the table starts once everybody has. `client_seed`: the
+    one their browser drew as they sat down (else their profile's, else the server draws
+    one), for the deals of their matches at this table."""
+    if client_seed:
+        try:
+            fair.check_client_seed(client_seed)
+        except ValueError as exc:
+            raise DomainError(str(exc), code="invalid_client_seed") from exc
     with transaction.atomic():
         batch = Batch(now or timezone.now())
         [table] = batch.lock(Table.objects.filter(pk=table_id)) or [None]
@@ -68,6 +78,7 @@ def table_show_up(*, table_id: int, player: Player, now: datetime | None = None)
         if seat.forfeited:
             raise Conflict("Your seat was forfeited.", code="forfeited")
         seat.present = True
+        seat.client_seed = client_seed
         _proceed(table, batch)
         batch.write()
     return table
