@@ -20,7 +20,7 @@ Two ways a web process learns of a move, both always on:
   in one loop per process, which at 200 tables left a bot's reply seconds in that line.
   The channel layer (`channels_redis`) still carries presence, and a `match.moved` group
   message is still understood.
-- **The watcher** (`SeqWatcher.run`): every web process polls the `(seq, status)` of the
+- **The watcher** (`SeqWatcher.run`): every web process polls the version of the
   matches its sockets watch, all of them in one indexed query per tick. It is what keeps
   the embedded default live: there is no Redis, a worker process cannot reach a web
   process, and `announce` does nothing; a tick of `KNOCK_LIVE["poll_seconds"]` (0.25 s)
