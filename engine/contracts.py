@@ -318,6 +318,12 @@ def lay_down(
 ) -> list[list[Card]] | None:
     """Groups of the least sizes making the contract out of ``hand`` (in the contract's
     order), or None. Deterministic: the first placement found, naturals by suit then copy."""
+    return next(lay_downs(hand, contract, same_suit=same_suit), None)
+
+
+def lay_downs(hand: list[Card], contract: int, *, same_suit: bool = False):
+    """Every way ``hand`` can lay the contract down, one grouping per placement of its melds
+    (each as `lay_down` gives it), in `lay_down`'s order: the planner bot picks among them."""
     h = _Hand(hand)
     total = sum(k for _, k in CONTRACTS[contract])
     for melds in _placements(h, contract, same_suit):
@@ -325,8 +331,7 @@ def lay_down(
             continue
         groups = _assign(h, melds, total)
         if groups is not None:
-            return groups
-    return None
+            yield groups
 
 
 def _assign(h: _Hand, melds: tuple, total: int) -> list[list[Card]] | None:

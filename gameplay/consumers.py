@@ -42,18 +42,19 @@ from gameplay.models import Match, Player
 
 logger = logging.getLogger(__name__)
 
-# A version orders by seq, then by status: a forfeit or a dispute changes no seq.
+# A version orders by seq, then by status (a forfeit or a dispute changes no seq), then by
+# the claim window (`live.window_stage`: a window the bots let pass closes with no move).
 STATUS_ORDER = {Match.Status.ACTIVE: 0, Match.Status.FINISHED: 1, Match.Status.DISPUTED: 2}
 
 
-def version_of(seq: int, status: str) -> tuple[int, int]:
-    return seq, STATUS_ORDER[status]
+def version_of(seq: int, status: str, window: int = 0) -> tuple[int, int, int]:
+    return seq, STATUS_ORDER[status], window
 
 
 class MatchConsumer(AsyncJsonWebsocketConsumer):
     async def connect(self):
         self.match_id = int(self.scope["url_route"]["kwargs"]["match_id"])
-        self.version: tuple[int, int] | None = None
+        self.version: tuple[int, int, int] | None = None
         self.online: dict[str, int] = {}
         self.sending = asyncio.Lock()
         user = self.scope["user"]
@@ -136,7 +137,8 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
 
     async def _send_view(self, view: dict, ref=None, force: bool = False) -> None:
         """Send a view built for this seat; the caller holds `self.sending`."""
-        version = version_of(view["seq"], view["status"])
+        window = live.window_stage(view.get("claim_deadline"))
+        version = version_of(view["seq"], view["status"], window)
         if not force and self.version is not None and version <= self.version:
             return
         self.version = max(version, self.version or version)
@@ -145,13 +147,13 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
             frame["ref"] = ref
         await self.send_json(frame)
 
-    def version_changed(self, seq: int, status: str) -> None:
+    def version_changed(self, seq: int, status: str, window: int = 0) -> None:
         """The watcher saw this match move (called from the watcher's task)."""
-        version = version_of(seq, status)
+        version = version_of(seq, status, window)
         if self.version is None or version > self.version:
             asyncio.get_running_loop().create_task(self._catch_up(version))
 
-    async def _catch_up(self, version: tuple[int, int]) -> None:
+    async def _catch_up(self, version: tuple[int, int, int]) -> None:
         try:
             await self.send_view(seen=version)
         except OSError as exc:
@@ -161,7 +163,7 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
 
     async def match_moved(self, event):
         """The channel layer says the match reached `seq` (after that move committed)."""
-        self.version_changed(event["seq"], event["status"])
+        self.version_changed(event["seq"], event["status"], event.get("window", 0))
 
     # --- actions -----------------------------------------------------------------
 

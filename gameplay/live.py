@@ -1,15 +1,18 @@
 """Live tables: how a committed move reaches the sockets of the people at the table.
 
-Every push is versioned by the match's `(seq, status)`. After a move commits, every web
-process is told the new version (`announce`); each consumer at that match then builds its
-own seat's view with `gameplay.selectors.match_view` and sends it
-(`gameplay/consumers.py`). A consumer that already sent that version builds nothing.
+Every push is versioned by the match's `(seq, status, window)`: `window` is 1 once no claim
+window is waiting (`Match.claim_deadline` is None), so a window that closes early (the bots
+at the table let the discard pass: no move, no new seq) is a version too (`version`).
+After a move commits, every web process is told the new version (`announce`); each
+consumer at that match then builds its own seat's view with
+`gameplay.selectors.match_view` and sends it (`gameplay/consumers.py`). A consumer that
+already sent that version builds nothing.
 
 Two ways a web process learns of a move, both always on:
 
 - **The move feed** (`announce`, `SeqWatcher.listen`): with Redis configured
   (`REDIS_URL`, or a Redis `CELERY_BROKER_URL`) the process that committed a move (a
-  Celery worker, a web process) PUBLISHes `[[match, seq, status], ...]` on one Redis
+  Celery worker, a web process) PUBLISHes `[[match, seq, status, window], ...]` on one Redis
   Pub/Sub channel, `KNOCK_LIVE["feed"]`, in a single round trip on a connection it keeps;
   every web process holds one subscription to it and hands each version straight to its
   own consumers at that match. The channel layer's group messages were the first design:
@@ -17,7 +20,7 @@ Two ways a web process learns of a move, both always on:
   in one loop per process, which at 200 tables left a bot's reply seconds in that line.
   The channel layer (`channels_redis`) still carries presence, and a `match.moved` group
   message is still understood.
-- **The watcher** (`SeqWatcher.run`): every web process polls the `(seq, status)` of the
+- **The watcher** (`SeqWatcher.run`): every web process polls the version of the
   matches its sockets watch, all of them in one indexed query per tick. It is what keeps
   the embedded default live: there is no Redis, a worker process cannot reach a web
   process, and `announce` does nothing; a tick of `KNOCK_LIVE["poll_seconds"]` (0.25 s)
@@ -58,6 +61,17 @@ def layer_crosses_processes() -> bool:
     return layer is not None and not isinstance(layer, InMemoryChannelLayer)
 
 
+def window_stage(claim_deadline) -> int:
+    """A version's last part: 0 while a claim window waits for its deadline, else 1. Within
+    one move number it only ever goes from 0 to 1 (a window opens only with a move)."""
+    return 0 if claim_deadline is not None else 1
+
+
+def version(match: Match) -> tuple[int, str, int]:
+    """What `announce` publishes and the watcher compares for a match."""
+    return match.seq, match.status, window_stage(match.claim_deadline)
+
+
 def announce(matches: list[Match]) -> None:
     """Once the caller's transaction commits, tell every web process the matches' new
     versions.
@@ -67,7 +81,7 @@ def announce(matches: list[Match]) -> None:
     """
     if not layer_crosses_processes():
         return
-    versions = [(match.pk, match.seq, match.status) for match in matches]
+    versions = [(match.pk, *version(match)) for match in matches]
     transaction.on_commit(lambda: _publish(versions), robust=True)
 
 
@@ -95,7 +109,7 @@ def _publish_notices(player_ids: list[int]) -> None:
         logger.exception("notices: telling players %s failed", player_ids)
 
 
-def _publish(versions: list[tuple[int, int, str]]) -> None:
+def _publish(versions: list[tuple]) -> None:
     try:
         _send(versions)
     except Exception:
@@ -103,7 +117,7 @@ def _publish(versions: list[tuple[int, int, str]]) -> None:
         logger.exception("live tables: announcing %s failed", versions)
 
 
-def _send(versions: list[tuple[int, int, str]]) -> None:
+def _send(versions: list[tuple]) -> None:
     """One PUBLISH for them all, from any thread (a worker, a request's or a consumer's
     database thread, a thread that runs an event loop: no event loop is involved)."""
     _feed_client().publish(settings.KNOCK_LIVE["feed"], json.dumps(versions))
@@ -115,9 +129,11 @@ def _feed_client() -> redis.Redis:
     return redis.Redis.from_url(settings.REDIS_URL, socket_timeout=5, socket_connect_timeout=5)
 
 
-def _versions(match_ids: list[int]) -> dict[int, tuple[int, str]]:
-    rows = Match.objects.filter(pk__in=match_ids).values_list("pk", "seq", "status")
-    return {pk: (seq, status) for pk, seq, status in rows}
+def _versions(match_ids: list[int]) -> dict[int, tuple[int, str, int]]:
+    rows = Match.objects.filter(pk__in=match_ids).values_list(
+        "pk", "seq", "status", "claim_deadline"
+    )
+    return {pk: (seq, status, window_stage(deadline)) for pk, seq, status, deadline in rows}
 
 
 class SeqWatcher:
@@ -130,7 +146,7 @@ class SeqWatcher:
 
     def __init__(self) -> None:
         self.consumers: dict[int, set] = defaultdict(set)
-        self.known: dict[int, tuple[int, str]] = {}
+        self.known: dict[int, tuple[int, str, int]] = {}
         self.task: asyncio.Task | None = None
         self.listener: asyncio.Task | None = None
         self.wake = asyncio.Event()
@@ -171,19 +187,23 @@ class SeqWatcher:
                 self.known[match_id] = version
                 self.tell(match_id, *version)
 
-    def tell(self, match_id: int, seq: int, status: str) -> None:
+    def tell(self, match_id: int, seq: int, status: str, window: int = 0) -> None:
         for consumer in list(self.consumers.get(match_id, ())):
-            consumer.version_changed(seq, status)
+            consumer.version_changed(seq, status, window)
 
     def tell_all(self, data: bytes) -> None:
-        """A feed message: `[[match, seq, status], ...]`."""
+        """A feed message: `[[match, seq, status, window], ...]` (a version without its
+        window part, from a process started before it existed, counts as window 0)."""
         try:
-            versions = [(int(m), int(seq), str(status)) for m, seq, status in json.loads(data)]
+            versions = [
+                (int(m), int(seq), str(status), int(window[0]) if window else 0)
+                for m, seq, status, *window in json.loads(data)
+            ]
         except (ValueError, TypeError):
             logger.warning("live tables: a feed message that is not versions: %r", data[:200])
             return
-        for match_id, seq, status in versions:
-            self.tell(match_id, seq, status)
+        for match_id, seq, status, window in versions:
+            self.tell(match_id, seq, status, window)
 
     async def listen(self) -> None:
         """Hold this loop's subscription to the move feed while it has consumers."""

@@ -392,6 +392,7 @@ def match_play_bots_many(*, match_ids: Iterable[int], max_actions: int = 5000) -
             engine_variant = variants.get(match.variant)
             moves = []
             first = game.to_move
+            deadline = match.claim_deadline
             while not game.over and len(moves) < max_actions:
                 # Other bots answer the open claim window first (once per window).
                 moves += claims.ask_bots(match, game, bots)
@@ -415,6 +416,10 @@ def match_play_bots_many(*, match_ids: Iterable[int], max_actions: int = 5000) -
             Match.objects.filter(pk=match.pk).update(
                 bot_claims_window=match.bot_claims_window, claim_deadline=match.claim_deadline
             )
+            if match.claim_deadline != deadline:
+                # Closed early: a new version with no new move (`live.window_stage`); the
+                # mover's page stops its countdown and offers the stock now.
+                live.announce([match])
             if match in held:
                 bot = next(s.player for s in match.seats.all() if s.index == match.to_move)
                 _enqueue_turns([(match, bot)])

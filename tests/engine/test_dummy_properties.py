@@ -19,6 +19,7 @@ from engine.contracts import (
     can_lay_down,
     fits_contract,
     lay_down,
+    lay_downs,
     meld_ok,
     shortfall,
 )
@@ -127,9 +128,13 @@ def test_each_contract_detector_agrees_with_brute_force(contract, same_suit, dat
         assert len(spare) >= lack
         assert can_lay_down(hand + spare[:lack], contract, same_suit=same_suit)
         assert not can_lay_down(hand + spare[: lack - 1], contract, same_suit=same_suit)
-    if groups is not None:
-        assert fits_contract(groups, contract, same_suit=same_suit) is None
-        used = [c for g in groups for c in g]
+    # Every grouping the planner bot chooses among lays the contract down from the hand's
+    # own cards, and the first is lay_down's.
+    every = list(lay_downs(hand, contract, same_suit=same_suit))
+    assert (every[0] if every else None) == groups
+    for option in every:
+        assert fits_contract(option, contract, same_suit=same_suit) is None
+        used = [c for g in option for c in g]
         assert len({id(c) for c in used}) == len(used) and all(c in hand for c in used)
 
 

@@ -293,3 +293,44 @@ def test_a_claim_over_the_socket_is_pushed_to_every_seat_without_hidden_cards(ta
         assert moves(stored.log) == [{"seat": 1, "action": CLAIM}]
 
     run_async(run)
+
+
+def test_bots_letting_a_window_pass_push_the_closed_window_to_the_table():
+    """The bots asked in a window all pass: no move, but the window closes early (no
+    deadline, the human's stock draw goes at once). That change reaches the human's socket
+    as a view of the same move number, without waiting for the old deadline."""
+    from channels.db import database_sync_to_async
+
+    from tests.gameplay.test_consumers import frames_until, run_async, sessions, socket
+
+    ada = PlayerFactory()
+    match = dummy_match(ada, BotPlayerFactory(), BotPlayerFactory())
+    cookies = sessions(ada)
+
+    async def run():
+        comm = socket(match.pk, cookies[ada.pk])
+        assert (await comm.connect())[0]
+        hello, _ = await frames_until(comm, "view")
+        assert hello["seq"] == 0 and hello["view"]["claim_deadline"] is not None
+        await database_sync_to_async(services.match_play_bots)(match_id=match.pk)
+        stored = await database_sync_to_async(Match.objects.get)(pk=match.pk)
+        assert stored.seq == 0 and stored.claim_deadline is None  # they passed: no claim
+        pushed, _ = await frames_until(comm, "view", timeout=3)
+        assert pushed["seq"] == 0 and pushed["view"]["claim_deadline"] is None
+        assert STOCK in pushed["view"]["legal_actions"]
+        await comm.disconnect()
+
+    run_async(run)
+
+
+def test_the_watchers_version_moves_when_a_window_closes_without_a_move():
+    """Without Redis the watcher's poll is all there is: the closed window is a new version
+    to it too (seq and status alone stay the same)."""
+    from gameplay import live
+
+    match = dummy_match(PlayerFactory(), BotPlayerFactory(), BotPlayerFactory())
+    before = live._versions([match.pk])[match.pk]
+    services.match_play_bots(match_id=match.pk)
+    after = live._versions([match.pk])[match.pk]
+    assert before[:2] == after[:2] == (0, Match.Status.ACTIVE)
+    assert before < after

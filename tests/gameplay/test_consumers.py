@@ -358,11 +358,12 @@ def test_a_feed_message_is_told_to_the_sockets_of_its_matches_only():
     told = []
 
     class Socket:
-        def version_changed(self, seq, status):
-            told.append((seq, status))
+        def version_changed(self, seq, status, window):
+            told.append((seq, status, window))
 
     watcher = live.SeqWatcher()
     watcher.consumers[5].add(Socket())
-    watcher.tell_all(b'[[5, 3, "active"], [6, 1, "active"]]')
+    watcher.tell_all(b'[[5, 3, "active", 1], [6, 1, "active", 1]]')
+    watcher.tell_all(b'[[5, 4, "active"]]')  # no window part: an older publisher's
     watcher.tell_all(b"not versions")  # logged and dropped: the listener carries on
-    assert told == [(3, "active")]
+    assert told == [(3, "active", 1), (4, "active", 0)]
