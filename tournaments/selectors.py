@@ -176,7 +176,17 @@ def _two_stage(tournament: Tournament, shape, rounds: list[dict]) -> dict:
         )
     }
     advance = tournament.group_advance or 2
+    knockout = {
+        "name": "Knock-out",
+        "status": tournament.status,
+        "rounds": [r for r in rounds if r["number"] > shape.n_group_rounds],
+    }
+    if shape.double:  # a double-elimination stage two: its brackets, as double elimination's
+        knockout["name"] = "Double elimination"
+        knockout["grand_final"] = tournament.grand_final
+        knockout["sides"] = _sides(tournament, knockout["rounds"])
     return {
+        "second_stage": tournament.second_stage,
         "groups": [
             {
                 "name": f"Group {chr(ord('A') + g)}" if g < 26 else f"Group {g + 1}",
@@ -202,11 +212,7 @@ def _two_stage(tournament: Tournament, shape, rounds: list[dict]) -> dict:
                 "status": tournament.status,
                 "rounds": [r for r in rounds if r["number"] <= shape.n_group_rounds],
             },
-            {
-                "name": "Knock-out",
-                "status": tournament.status,
-                "rounds": [r for r in rounds if r["number"] > shape.n_group_rounds],
-            },
+            knockout,
         ],
     }
 

@@ -169,23 +169,24 @@ def result_words(
     """An entry's result in words: the champion as champion, the final's loser as
     runner-up, everyone else by the round they went out in (in double elimination, the
     losers' round: `Entry.out_round` holds it; in a two-stage event, the group stage or
-    the knock-out's round after its `group_rounds`)."""
+    the knock-out's round after its `group_rounds`; `losers_rounds` names the losers'
+    rounds of a double-elimination bracket, a two-stage event's second stage included)."""
     if entry.status == Entry.Status.CHAMPION or entry.placement == 1:
         return "Champion"
     if entry.status == Entry.Status.DISQUALIFIED:
         return "Disqualified"
     if form == Tournament.Format.SWISS:
         return f"{_ordinal(entry.placement)} in the standings" if entry.placement else ""
-    if form == Tournament.Format.DOUBLE:
-        if entry.placement == 2:
-            return "Runner-up"
-        if not entry.out_round:
-            return ""
-        name = (losers_rounds or {}).get(entry.out_round, f"Losers' round {entry.out_round}")
-        return f"Out in the {name}" if name.endswith("final") else f"Out in {name}"
     out_round = (entry.out_round or 0) - group_rounds
     if form == Tournament.Format.TWO_STAGE and entry.out_round and out_round <= 0:
         return "Out in the group stage"
+    if form == Tournament.Format.DOUBLE or (form == Tournament.Format.TWO_STAGE and losers_rounds):
+        if entry.placement == 2:
+            return "Runner-up"
+        if out_round <= 0:
+            return ""
+        name = (losers_rounds or {}).get(out_round, f"Losers' round {out_round}")
+        return f"Out in the {name}" if name.endswith("final") else f"Out in {name}"
     n_rounds -= group_rounds
     if entry.placement == 2 and out_round == n_rounds:
         return "Runner-up"
@@ -227,7 +228,16 @@ def profile_section(player) -> dict | None:
         shape = services.bracket_of(tournament) if tournament.entries_count else None
         n_rounds = shape.n_rounds if shape else 0
         groups = getattr(shape, "n_group_rounds", 0)  # a two-stage event's group rounds
-        outcome = result_words(entry, n_rounds, tournament.third_place, tournament.format, groups)
+        losers = None
+        if getattr(shape, "double", False):  # a two-stage event's double-elimination stage
+            losers = {
+                side_round: shape.knockout.round_name(number)
+                for number, (side, side_round) in enumerate(shape.knockout.sides, start=1)
+                if side == "L"
+            }
+        outcome = result_words(
+            entry, n_rounds, tournament.third_place, tournament.format, groups, losers
+        )
         rows.append({"entry": entry, "outcome": outcome})
     return {
         "title": "Tournaments",

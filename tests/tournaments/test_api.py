@@ -190,3 +190,34 @@ def test_players_show_up_at_their_table(api_client):
     assert second["rounds"][0]["tables"][0]["status"] == "playing"
     assert auth(api_client, PlayerFactory()).post(url).status_code == 404
     assert Tournament.objects.get(pk=tournament.pk).status == "running"
+
+
+def test_organisers_choose_a_two_stage_events_second_stage(api_client):
+    body = {
+        "name": "Groups then double",
+        "variant": "gin",
+        "options": FAST_GIN,
+        "format": "two_stage",
+        "groups": 2,
+        "group_advance": 2,
+        "second_stage": "double",
+        "grand_final": "simple",
+    }
+    client = as_user(api_client, organiser())
+    created = client.post("/api/tournaments/", body, format="json")
+    assert created.status_code == 201, created.json()
+    assert (created.json()["second_stage"], created.json()["grand_final"]) == ("double", "simple")
+    tournament = Tournament.objects.get(pk=created.json()["id"])
+    assert tournament.second_stage == "double"
+    changed = client.patch(
+        f"/api/tournaments/{tournament.pk}/", {"second_stage": "single"}, format="json"
+    )
+    assert changed.status_code == 200, changed.json()
+    assert changed.json()["second_stage"] == "single"
+    wrong = client.post(
+        "/api/tournaments/", {**body, "format": "single", "name": "Bad"}, format="json"
+    )
+    assert wrong.status_code == 400
+    assert wrong.json()["error"]["code"] == "invalid_settings"
+    unknown = client.post("/api/tournaments/", {**body, "second_stage": "triple"}, format="json")
+    assert unknown.status_code == 400

@@ -43,6 +43,7 @@ def _shape(
     place_points: tuple[float, ...] = (),
     groups: int | None = None,
     group_advance: int | None = None,
+    second_stage: str = "single",
 ) -> Shape:
     """The drawn bracket's shape; pure and deterministic, so every worker can cache it."""
     if format == Tournament.Format.DOUBLE:
@@ -50,7 +51,13 @@ def _shape(
     if format == Tournament.Format.SWISS:
         return build_swiss_layout(n_entries, swiss_rounds, table_size, place_points)
     if format == Tournament.Format.TWO_STAGE:
-        return build_two_stage(n_entries, groups or 1, group_advance or 2)
+        return build_two_stage(
+            n_entries,
+            groups or 1,
+            group_advance or 2,
+            second_stage=second_stage,
+            grand_final=grand_final,
+        )
     return bk.build_bracket(n_entries, table_size, advance, third_place=third_place)
 
 
@@ -66,6 +73,7 @@ def shape_for(tournament: Tournament, n_entries: int) -> Shape:
         tuple(tournament.place_points or ()),
         tournament.groups,
         tournament.group_advance,
+        tournament.second_stage,
     )
 
 
