@@ -46,6 +46,10 @@ class Tournament(models.Model):
         SINGLE = "single", "Single elimination"
         DOUBLE = "double", "Double elimination"
 
+    class GroupStage(models.TextChoices):
+        ROUND_ROBIN = "round_robin", "Round-robin groups"
+        SWISS = "swiss", "Swiss groups"
+
     class Seeding(models.TextChoices):
         RATING = "rating", "By rating"
         RANDOM = "random", "Random (committed draw)"
@@ -81,6 +85,13 @@ class Tournament(models.Model):
     )
     group_advance = models.PositiveSmallIntegerField(
         null=True, blank=True, help_text="Two-stage: entries of each group going to the bracket."
+    )
+    group_stage = models.CharField(
+        max_length=12,
+        choices=GroupStage.choices,
+        default=GroupStage.ROUND_ROBIN,
+        help_text="Two-stage: how each group plays (Swiss: `swiss_rounds` rounds, paired in "
+        "play within the group).",
     )
     second_stage = models.CharField(
         max_length=8,

@@ -262,3 +262,111 @@ def test_the_page_and_the_api_show_groups_then_the_double_elimination_brackets(c
         "Out in Losers&#x27; round 1",
     ):
         assert text in page, text
+
+
+def test_swiss_groups_pair_within_each_group_then_a_knock_out_to_a_champion():
+    # Two groups of five: three Swiss rounds each, a bye a round in each group.
+    tournament = two_stage(10, group_stage="swiss", swiss_rounds=3)
+    shape = services.bracket_of(tournament)
+    assert (shape.n_group_rounds, shape.swiss_groups) == (3, True)
+    tournament = drive(tournament)
+    assert tournament.status == Tournament.Status.FINISHED
+    entries = Entry.objects.filter(tournament=tournament)
+    group_of = {e.pk: g for g, group in enumerate(shape.groups) for e in entries if e.seed in group}
+    met, byes = set(), []
+    for number in (1, 2, 3):
+        tables = Table.objects.filter(tournament=tournament, round_number=number)
+        assert tables.count() == 6  # two pairs and a bye in each group
+        for table in tables:
+            seated = list(table.seats.values_list("entry_id", flat=True))
+            assert len({group_of[e] for e in seated}) == 1  # never across groups
+            if len(seated) == 1:
+                byes.append(seated[0])
+                assert table.walkover and table.seats.get().finish == 1
+            else:
+                pair = frozenset(seated)
+                assert pair not in met  # no repeat while another pairing exists
+                met.add(pair)
+    assert len(byes) == len(set(byes)) == 6  # at most one bye each
+    body = selectors.bracket(tournament)
+    groups = body["groups"]
+    assert [len(g["entries"]) for g in groups] == [5, 5]
+    winners = {group["entries"][0]["entry"] for group in groups}
+    qualifiers = {row["entry"] for g in groups for row in g["entries"][:2]}
+    for table in Table.objects.filter(tournament=tournament, round_number=4):
+        a, b = table.seats.values_list("entry_id", flat=True)
+        assert group_of[a] != group_of[b] and len({a, b} & winners) == 1
+    # The group order is the Swiss standings': a bye counts as a win.
+    for g, group in enumerate(groups):
+        scores = {}
+        for seat in TableSeat.objects.filter(
+            table__tournament=tournament, table__round_number__lte=3, entry__in=list(group_of)
+        ).select_related("table"):
+            if group_of[seat.entry_id] == g:
+                scores[seat.entry_id] = scores.get(seat.entry_id, 0) + (seat.finish == 1)
+        order = [row["entry"] for row in group["entries"]]
+        assert [scores[e] for e in order] == sorted(scores.values(), reverse=True)
+    assert entries.get(status="champion").pk in qualifiers
+    assert not entries.filter(placement__isnull=True).exists()
+
+
+def test_swiss_group_rounds_and_the_knock_out_are_each_paired_once_when_results_race():
+    tournament = two_stage(
+        4, groups=1, group_advance=2, group_stage="swiss", swiss_rounds=2, second_stage="double"
+    )
+    assert services.bracket_of(tournament).n_group_rounds == 2
+    play_group_stage(tournament, race=True)
+    # Round 2 was paired once (two tables, four seats), the bracket drawn once: a double
+    # bracket of two qualifiers has the final and the grand final and its reset.
+    second = Table.objects.filter(tournament=tournament, round_number=2)
+    assert second.count() == 2 and TableSeat.objects.filter(table__in=second).count() == 4
+    round_one = {
+        frozenset(t.seats.values_list("entry_id", flat=True))
+        for t in Table.objects.filter(tournament=tournament, round_number=1)
+    }
+    assert not round_one & {frozenset(t.seats.values_list("entry_id", flat=True)) for t in second}
+    knockout = Table.objects.filter(tournament=tournament, round_number__gt=2)
+    assert knockout.count() == 3
+    assert TableSeat.objects.filter(table__in=knockout).count() == 2
+    tournament = drive(tournament)
+    assert tournament.status == Tournament.Status.FINISHED
+    assert Entry.objects.filter(tournament=tournament, status="champion").count() == 1
+
+
+def test_a_disqualified_swiss_group_player_is_paired_no_more():
+    by = organiser()
+    tournament = two_stage(5, by=by, groups=1, group_advance=2, group_stage="swiss", swiss_rounds=3)
+    out = Entry.objects.filter(tournament=tournament).order_by("seed").first()
+    services.entry_disqualify(entry_id=out.pk, by=by)
+    tournament = drive(tournament)
+    assert tournament.status == Tournament.Status.FINISHED
+    later = TableSeat.objects.filter(
+        table__tournament=tournament, table__round_number__gt=1, entry=out
+    )
+    assert not later.exists()
+    final = TableSeat.objects.filter(table__tournament=tournament, table__round_number=4)
+    assert out.pk not in set(final.values_list("entry_id", flat=True))
+
+
+def test_a_group_stage_is_for_two_stage_events_only():
+    with pytest.raises(DomainError, match="two-stage events only"):
+        open_tournament(format="swiss", group_stage="swiss")
+
+
+def test_a_swiss_group_bye_is_shown_as_a_bye_worth_a_win(client, api_client):
+    tournament = drive(two_stage(6, group_stage="swiss", swiss_rounds=3))  # groups of 3
+    api_client.force_authenticate(user=organiser("reader"))
+    body = api_client.get(f"/api/tournaments/{tournament.pk}/bracket/").json()
+    assert body["group_stage"] == "swiss"
+    group_rounds = body["stages"][0]["rounds"]
+    alone = [t for r in group_rounds for t in r["tables"] if len(t["seats"]) == 1]
+    assert len(alone) == 6  # a bye a round in each group of three
+    assert all(t["bye"] and t["result"] == "bye" and not t["walkover"] for t in alone)
+    for group in body["groups"]:
+        assert sum(row["won"] for row in group["entries"]) == 3 + 3  # games and byes
+        assert [row["won"] for row in group["entries"]] == sorted(
+            (row["won"] for row in group["entries"]), reverse=True
+        )
+    page = client.get(f"/tournaments/{tournament.pk}/").content.decode()
+    assert page.count('title="A bye: worth a win">bye') == 6
+    assert "2 Swiss groups, then a knock-out" in page

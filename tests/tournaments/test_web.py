@@ -310,6 +310,7 @@ def test_the_form_offers_a_double_elimination_second_stage(client):
         "groups": "2",
         "group_advance": "2",
         "second_stage": "double",
+        "group_stage": "swiss",
         "grand_final": "reset",
         "seeding": "rating",
         "table_size": "2",
@@ -325,8 +326,9 @@ def test_the_form_offers_a_double_elimination_second_stage(client):
     tournament = Tournament.objects.get(name="Groups Cup")
     assert response.url == f"/tournaments/{tournament.pk}/"
     assert (tournament.format, tournament.second_stage) == ("two_stage", "double")
+    assert tournament.group_stage == "swiss"
     page = client.get(f"/tournaments/{tournament.pk}/").content.decode()
-    assert "then a double-elimination bracket of the top 2 of each" in page
+    assert "2 Swiss groups, then a double-elimination bracket of the top 2 of each" in page
     edit = client.get(f"/tournaments/{tournament.pk}/edit/").content.decode()
     assert re.search(r'<option value="double" selected>Double elimination</option>', edit)
     bad = client.post("/tournaments/new/", {**body, "name": "Bad", "format": "single"})

@@ -44,6 +44,7 @@ def _shape(
     groups: int | None = None,
     group_advance: int | None = None,
     second_stage: str = "single",
+    group_stage: str = "round_robin",
 ) -> Shape:
     """The drawn bracket's shape; pure and deterministic, so every worker can cache it."""
     if format == Tournament.Format.DOUBLE:
@@ -57,6 +58,8 @@ def _shape(
             group_advance or 2,
             second_stage=second_stage,
             grand_final=grand_final,
+            group_stage=group_stage,
+            swiss_rounds=swiss_rounds,
         )
     return bk.build_bracket(n_entries, table_size, advance, third_place=third_place)
 
@@ -74,6 +77,7 @@ def shape_for(tournament: Tournament, n_entries: int) -> Shape:
         tournament.groups,
         tournament.group_advance,
         tournament.second_stage,
+        tournament.group_stage,
     )
 
 

@@ -39,6 +39,7 @@ EDITABLE = (
     "groups",
     "group_advance",
     "second_stage",
+    "group_stage",
 )
 
 
@@ -142,6 +143,13 @@ def _validate_format(values: dict) -> None:
     if values.get("second_stage", "single") != "single" and form != Tournament.Format.TWO_STAGE:
         raise DomainError(
             "A second stage belongs to two-stage events only.", code="invalid_settings"
+        )
+    group_stage = values.get("group_stage", "round_robin")
+    if group_stage not in Tournament.GroupStage.values:
+        raise DomainError("The group stage is 'round_robin' or 'swiss'.", code="invalid_settings")
+    if group_stage != "round_robin" and form != Tournament.Format.TWO_STAGE:
+        raise DomainError(
+            "A group stage belongs to two-stage events only.", code="invalid_settings"
         )
     if values.get("grand_final", "reset") not in Tournament.GrandFinal.values:
         raise DomainError("The grand final is 'simple' or 'reset'.", code="invalid_settings")
