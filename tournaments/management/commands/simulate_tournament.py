@@ -174,12 +174,12 @@ class Command(BaseCommand):
 
 def summary(tournament: Tournament, seconds: float) -> dict:
     matches = Match.objects.filter(tournament_table__table__tournament=tournament)
-    byes = (
-        Table.objects.filter(tournament=tournament, walkover=True)
-        .annotate(seated=Count("seats"), forfeits=Count("seats", filter=Q(seats__forfeited=True)))
-        .filter(seated=1, forfeits=0)
-        .count()
+    decided = Table.objects.filter(tournament=tournament, walkover=True).annotate(
+        seated=Count("seats"), forfeits=Count("seats", filter=Q(seats__forfeited=True))
     )
+    byes = decided.filter(seated=1, forfeits=0).count()
+    # An empty table (a grand final reset not needed, nobody sent on) is neither.
+    walkovers = decided.filter(seated__gte=1).count() - byes
     champion = (
         Entry.objects.filter(tournament=tournament, status=Entry.Status.CHAMPION)
         .select_related("player")
@@ -201,6 +201,6 @@ def summary(tournament: Tournament, seconds: float) -> dict:
         "disputed_matches": matches.filter(status=Match.Status.DISPUTED).count(),
         # A table of one decided at once is a bye; a walkover had a seated loser.
         "byes": byes,
-        "walkovers": Table.objects.filter(tournament=tournament, walkover=True).count() - byes,
+        "walkovers": walkovers,
         "seconds": round(seconds, 3),
     }
