@@ -58,6 +58,7 @@ def _seat(seat: TableSeat, advanced: set[int], bye: bool = False) -> dict:
         "finish": seat.finish,
         "advanced": seat.entry_id in advanced,
         "bye": bye,
+        "crowned": seat.entry.status == Entry.Status.CHAMPION,
     }
 
 
@@ -201,9 +202,11 @@ def _two_stage(tournament: Tournament, shape, rounds: list[dict]) -> dict:
         row[0] += 1
         row[1] += int(finish == 1)
         row[2] += points
-    if shape.swiss_groups:  # a Swiss group's bye is worth a win (and is no game played)
-        for table in tables_of_one(tournament, shape.n_group_rounds):
-            record.setdefault(table, [0, 0, 0])[1] += 1
+    if shape.swiss_groups:  # a Swiss group's bye is a round played and worth a win
+        for entry_id in tables_of_one(tournament, shape.n_group_rounds):
+            row = record.setdefault(entry_id, [0, 0, 0])
+            row[0] += 1
+            row[1] += 1
     players = {
         e.pk: e
         for e in Entry.objects.filter(tournament=tournament, seed__isnull=False).select_related(

@@ -100,17 +100,25 @@ def bracket_drawing(bracket: dict) -> dict:
         return {"heads": [], "tree": None, "columns": [], "extras": []}
     # A final is the last round's one main table; Swiss rounds and group stages have none.
     finals = [t for t in rounds[-1]["tables"] if not t["third_place"]]
+    root = finals[0] if len(finals) == 1 else None
+    # A double elimination's winners' or losers' bracket ends in a side's final, which
+    # crowns nobody: drawn as the tree's root, but neither "Final" nor a champion.
+    crowns = bracket.get("side") not in ("W", "L")
+    # A grand final reset that was not needed is decided empty: the champion won the
+    # grand final before it, and is crowned there.
+    unneeded = root is not None and root["status"] == Table.Status.DONE and not root["seats"]
     by_ref, parents = {}, {}
     for rnd in rounds:
         for table in rnd["tables"]:
-            table["is_final"] = len(finals) == 1 and table is finals[0]
+            table["is_final"] = crowns and table is root
             table["label"] = _table_label(table)
             table["best_of"] = rnd["best_of"]
             done = table["status"] == Table.Status.DONE
             unfilled = 0 if done else max(0, table["capacity"] - len(table["seats"]))
             table["open_seats"] = range(unfilled)
             for seat in table["seats"]:
-                seat["champion"] = done and table["is_final"] and seat["finish"] == 1
+                crowned = table["is_final"] or (crowns and unneeded and seat.get("crowned"))
+                seat["champion"] = bool(done and crowned and seat["finish"] == 1)
                 seat["out"] = done and not (seat["advanced"] or seat["champion"])
                 # At a table of three or more, the finishing order says who went through.
                 many = len(table["seats"]) > 2
@@ -124,7 +132,7 @@ def bracket_drawing(bracket: dict) -> dict:
     is_tree = bool(parents) and all(
         len(parents.get((t["round"], t["position"]), [])) <= 1 for t in mains
     )
-    final = next((t for t in rounds[-1]["tables"] if t["is_final"]), None)
+    final = root
     for table in mains:
         table["from"] = ", ".join(str(position + 1) for _, position in table["feeders"])
 

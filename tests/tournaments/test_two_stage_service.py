@@ -364,6 +364,7 @@ def test_a_swiss_group_bye_is_shown_as_a_bye_worth_a_win(client, api_client):
     assert all(t["bye"] and t["result"] == "bye" and not t["walkover"] for t in alone)
     for group in body["groups"]:
         assert sum(row["won"] for row in group["entries"]) == 3 + 3  # games and byes
+        assert all(row["played"] == 3 for row in group["entries"])  # a bye is a round
         assert [row["won"] for row in group["entries"]] == sorted(
             (row["won"] for row in group["entries"]), reverse=True
         )
