@@ -55,7 +55,14 @@ class TournamentForm(VariantOptionsAdminForm):
         ]
 
     # Settings with a default that a form may leave out: empty means the default.
-    DEFAULTED = ("format", "grand_final", "tiebreaks", "place_points")
+    DEFAULTED = (
+        "format",
+        "grand_final",
+        "tiebreaks",
+        "place_points",
+        "group_stage",
+        "second_stage",
+    )
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)

@@ -33,6 +33,8 @@ PLAIN_SETTINGS = (
     "swiss_rounds",
     "groups",
     "group_advance",
+    "second_stage",
+    "group_stage",
     "table_size",
     "advance",
     "best_of",
@@ -105,6 +107,21 @@ class TournamentForm(forms.Form):
         min_value=1,
         max_value=64,
         help_text="Into a knock-out; group winners meet other groups' runners-up. Empty: 2.",
+    )
+    group_stage = forms.ChoiceField(
+        label="Group stage (two-stage)",
+        required=False,
+        choices=Tournament.GroupStage.choices,
+        initial=Tournament.GroupStage.ROUND_ROBIN,
+        help_text="Swiss groups play the Swiss rounds above (empty: from the group size) "
+        "and rank by the Swiss tie-breaks.",
+    )
+    second_stage = forms.ChoiceField(
+        label="Second stage (two-stage)",
+        required=False,
+        choices=Tournament.SecondStage.choices,
+        initial=Tournament.SecondStage.SINGLE,
+        help_text="The qualifiers' bracket; double elimination uses the grand final above.",
     )
     place_points = forms.RegexField(
         label="Swiss points by place (tables of 3 to 6)",
@@ -263,6 +280,8 @@ class TournamentForm(forms.Form):
         values["options"] = chosen_options(data, variant)
         values["format"] = values["format"] or Tournament.Format.SINGLE
         values["grand_final"] = values["grand_final"] or Tournament.GrandFinal.RESET
+        values["second_stage"] = values["second_stage"] or Tournament.SecondStage.SINGLE
+        values["group_stage"] = values["group_stage"] or Tournament.GroupStage.ROUND_ROBIN
         values["tiebreaks"] = [data[name] for name in TIEBREAK_FIELDS if data.get(name)]
         text = data.get("place_points") or ""
         values["place_points"] = [int(part) for part in text.split(",") if part.strip()]

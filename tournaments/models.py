@@ -42,6 +42,14 @@ class Tournament(models.Model):
         RESET = "reset", "With a reset (a second match if the losers' champion wins)"
         SIMPLE = "simple", "One match"
 
+    class SecondStage(models.TextChoices):
+        SINGLE = "single", "Single elimination"
+        DOUBLE = "double", "Double elimination"
+
+    class GroupStage(models.TextChoices):
+        ROUND_ROBIN = "round_robin", "Round-robin groups"
+        SWISS = "swiss", "Swiss groups"
+
     class Seeding(models.TextChoices):
         RATING = "rating", "By rating"
         RANDOM = "random", "Random (committed draw)"
@@ -77,6 +85,20 @@ class Tournament(models.Model):
     )
     group_advance = models.PositiveSmallIntegerField(
         null=True, blank=True, help_text="Two-stage: entries of each group going to the bracket."
+    )
+    group_stage = models.CharField(
+        max_length=12,
+        choices=GroupStage.choices,
+        default=GroupStage.ROUND_ROBIN,
+        help_text="Two-stage: how each group plays (Swiss: `swiss_rounds` rounds, paired in "
+        "play within the group).",
+    )
+    second_stage = models.CharField(
+        max_length=8,
+        choices=SecondStage.choices,
+        default=SecondStage.SINGLE,
+        help_text="Two-stage: the bracket the groups' qualifiers play "
+        "(double elimination uses the grand final's form).",
     )
     table_size = models.PositiveSmallIntegerField(default=2)
     advance = models.PositiveSmallIntegerField(default=1, help_text="Players going through.")

@@ -42,7 +42,7 @@ def entries(tournament: Tournament):
     )
 
 
-def _seat(seat: TableSeat, advanced: set[int]) -> dict:
+def _seat(seat: TableSeat, advanced: set[int], bye: bool = False) -> dict:
     player = seat.entry.player
     return {
         "seat": seat.index,
@@ -57,7 +57,18 @@ def _seat(seat: TableSeat, advanced: set[int]) -> dict:
         "points": seat.points,
         "finish": seat.finish,
         "advanced": seat.entry_id in advanced,
+        "bye": bye,
+        "crowned": seat.entry.status == Entry.Status.CHAMPION,
     }
+
+
+def _result(table: Table, bye: bool) -> str | None:
+    """How a done table was decided, in one word: `played`, `walkover` or `bye`."""
+    if table.status != Table.Status.DONE:
+        return None
+    if bye:
+        return "bye"
+    return "walkover" if table.walkover else "played"
 
 
 def bracket(tournament: Tournament) -> dict:
@@ -101,6 +112,9 @@ def bracket(tournament: Tournament) -> dict:
             going = tournament.advance if feeds else 0
             advanced = {s.entry_id for s in at_table if s.finish and s.finish <= going}
         feeders = shape.table((table.round_number, table.position)).feeders if shape else ()
+        # A table of one decided at once is a bye (Swiss: worth a win), not a walkover:
+        # a walkover is a table a seated opponent lost by not playing.
+        bye = table.walkover and len(at_table) == 1 and not at_table[0].forfeited
         tables.setdefault(table.round_number, []).append(
             {
                 "id": table.pk,
@@ -108,12 +122,14 @@ def bracket(tournament: Tournament) -> dict:
                 "position": table.position,
                 "third_place": table.third_place,
                 "status": table.status,
-                "walkover": table.walkover,
+                "walkover": table.walkover and not bye,
+                "bye": bye,
+                "result": _result(table, bye),
                 "capacity": table.capacity,
                 "deadline": table.deadline.isoformat() if table.deadline else None,
                 "games_played": table.games_played,
                 "feeders": [list(ref) for ref in feeders],
-                "seats": [_seat(s, advanced) for s in at_table],
+                "seats": [_seat(s, advanced, bye) for s in at_table],
                 "matches": matches.get(table.pk, []),
             }
         )
@@ -154,6 +170,23 @@ def bracket(tournament: Tournament) -> dict:
     return structure
 
 
+def tables_of_one(tournament: Tournament, last_round: int) -> list[int]:
+    """The entries given a bye up to `last_round` (one per bye): each alone at a table
+    decided at once, without forfeiting."""
+    return list(
+        TableSeat.objects.filter(
+            table__tournament=tournament,
+            table__round_number__lte=last_round,
+            table__walkover=True,
+            forfeited=False,
+            finish=1,
+        )
+        .annotate(seated=Count("table__seats"))
+        .filter(seated=1)
+        .values_list("entry_id", flat=True)
+    )
+
+
 def _two_stage(tournament: Tournament, shape, rounds: list[dict]) -> dict:
     """The groups, each with its entries in their current order (played, won, game
     points), and the two stages' rounds: Challonge's group stage, then its final stage."""
@@ -169,6 +202,11 @@ def _two_stage(tournament: Tournament, shape, rounds: list[dict]) -> dict:
         row[0] += 1
         row[1] += int(finish == 1)
         row[2] += points
+    if shape.swiss_groups:  # a Swiss group's bye is a round played and worth a win
+        for entry_id in tables_of_one(tournament, shape.n_group_rounds):
+            row = record.setdefault(entry_id, [0, 0, 0])
+            row[0] += 1
+            row[1] += 1
     players = {
         e.pk: e
         for e in Entry.objects.filter(tournament=tournament, seed__isnull=False).select_related(
@@ -176,7 +214,18 @@ def _two_stage(tournament: Tournament, shape, rounds: list[dict]) -> dict:
         )
     }
     advance = tournament.group_advance or 2
+    knockout = {
+        "name": "Knock-out",
+        "status": tournament.status,
+        "rounds": [r for r in rounds if r["number"] > shape.n_group_rounds],
+    }
+    if shape.double:  # a double-elimination stage two: its brackets, as double elimination's
+        knockout["name"] = "Double elimination"
+        knockout["grand_final"] = tournament.grand_final
+        knockout["sides"] = _sides(tournament, knockout["rounds"])
     return {
+        "group_stage": tournament.group_stage,
+        "second_stage": tournament.second_stage,
         "groups": [
             {
                 "name": f"Group {chr(ord('A') + g)}" if g < 26 else f"Group {g + 1}",
@@ -202,11 +251,7 @@ def _two_stage(tournament: Tournament, shape, rounds: list[dict]) -> dict:
                 "status": tournament.status,
                 "rounds": [r for r in rounds if r["number"] <= shape.n_group_rounds],
             },
-            {
-                "name": "Knock-out",
-                "status": tournament.status,
-                "rounds": [r for r in rounds if r["number"] > shape.n_group_rounds],
-            },
+            knockout,
         ],
     }
 

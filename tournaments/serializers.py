@@ -84,6 +84,8 @@ class TournamentWriteSerializer(serializers.Serializer):
     group_advance = serializers.IntegerField(
         required=False, allow_null=True, min_value=1, max_value=64
     )
+    group_stage = serializers.ChoiceField(choices=Tournament.GroupStage.choices, required=False)
+    second_stage = serializers.ChoiceField(choices=Tournament.SecondStage.choices, required=False)
     place_points = serializers.ListField(
         child=serializers.IntegerField(min_value=0, max_value=1000), required=False, max_length=6
     )

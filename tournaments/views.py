@@ -100,17 +100,25 @@ def bracket_drawing(bracket: dict) -> dict:
         return {"heads": [], "tree": None, "columns": [], "extras": []}
     # A final is the last round's one main table; Swiss rounds and group stages have none.
     finals = [t for t in rounds[-1]["tables"] if not t["third_place"]]
+    root = finals[0] if len(finals) == 1 else None
+    # A double elimination's winners' or losers' bracket ends in a side's final, which
+    # crowns nobody: drawn as the tree's root, but neither "Final" nor a champion.
+    crowns = bracket.get("side") not in ("W", "L")
+    # A grand final reset that was not needed is decided empty: the champion won the
+    # grand final before it, and is crowned there.
+    unneeded = root is not None and root["status"] == Table.Status.DONE and not root["seats"]
     by_ref, parents = {}, {}
     for rnd in rounds:
         for table in rnd["tables"]:
-            table["is_final"] = len(finals) == 1 and table is finals[0]
+            table["is_final"] = crowns and table is root
             table["label"] = _table_label(table)
             table["best_of"] = rnd["best_of"]
             done = table["status"] == Table.Status.DONE
             unfilled = 0 if done else max(0, table["capacity"] - len(table["seats"]))
             table["open_seats"] = range(unfilled)
             for seat in table["seats"]:
-                seat["champion"] = done and table["is_final"] and seat["finish"] == 1
+                crowned = table["is_final"] or (crowns and unneeded and seat.get("crowned"))
+                seat["champion"] = bool(done and crowned and seat["finish"] == 1)
                 seat["out"] = done and not (seat["advanced"] or seat["champion"])
                 # At a table of three or more, the finishing order says who went through.
                 many = len(table["seats"]) > 2
@@ -124,7 +132,7 @@ def bracket_drawing(bracket: dict) -> dict:
     is_tree = bool(parents) and all(
         len(parents.get((t["round"], t["position"]), [])) <= 1 for t in mains
     )
-    final = next((t for t in rounds[-1]["tables"] if t["is_final"]), None)
+    final = root
     for table in mains:
         table["from"] = ", ".join(str(position + 1) for _, position in table["feeders"])
 
@@ -169,23 +177,24 @@ def result_words(
     """An entry's result in words: the champion as champion, the final's loser as
     runner-up, everyone else by the round they went out in (in double elimination, the
     losers' round: `Entry.out_round` holds it; in a two-stage event, the group stage or
-    the knock-out's round after its `group_rounds`)."""
+    the knock-out's round after its `group_rounds`; `losers_rounds` names the losers'
+    rounds of a double-elimination bracket, a two-stage event's second stage included)."""
     if entry.status == Entry.Status.CHAMPION or entry.placement == 1:
         return "Champion"
     if entry.status == Entry.Status.DISQUALIFIED:
         return "Disqualified"
     if form == Tournament.Format.SWISS:
         return f"{_ordinal(entry.placement)} in the standings" if entry.placement else ""
-    if form == Tournament.Format.DOUBLE:
-        if entry.placement == 2:
-            return "Runner-up"
-        if not entry.out_round:
-            return ""
-        name = (losers_rounds or {}).get(entry.out_round, f"Losers' round {entry.out_round}")
-        return f"Out in the {name}" if name.endswith("final") else f"Out in {name}"
     out_round = (entry.out_round or 0) - group_rounds
     if form == Tournament.Format.TWO_STAGE and entry.out_round and out_round <= 0:
         return "Out in the group stage"
+    if form == Tournament.Format.DOUBLE or (form == Tournament.Format.TWO_STAGE and losers_rounds):
+        if entry.placement == 2:
+            return "Runner-up"
+        if out_round <= 0:
+            return ""
+        name = (losers_rounds or {}).get(out_round, f"Losers' round {out_round}")
+        return f"Out in the {name}" if name.endswith("final") else f"Out in {name}"
     n_rounds -= group_rounds
     if entry.placement == 2 and out_round == n_rounds:
         return "Runner-up"
@@ -227,7 +236,16 @@ def profile_section(player) -> dict | None:
         shape = services.bracket_of(tournament) if tournament.entries_count else None
         n_rounds = shape.n_rounds if shape else 0
         groups = getattr(shape, "n_group_rounds", 0)  # a two-stage event's group rounds
-        outcome = result_words(entry, n_rounds, tournament.third_place, tournament.format, groups)
+        losers = None
+        if getattr(shape, "double", False):  # a two-stage event's double-elimination stage
+            losers = {
+                side_round: shape.knockout.round_name(number)
+                for number, (side, side_round) in enumerate(shape.knockout.sides, start=1)
+                if side == "L"
+            }
+        outcome = result_words(
+            entry, n_rounds, tournament.third_place, tournament.format, groups, losers
+        )
         rows.append({"entry": entry, "outcome": outcome})
     return {
         "title": "Tournaments",

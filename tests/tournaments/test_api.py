@@ -149,7 +149,10 @@ def test_bracket_json_has_rounds_tables_seats_scores_and_match_links(api_client)
     assert [r["name"] for r in data["rounds"]] == ["Quarter-finals", "Semi-finals", "Final"]
     first = data["rounds"][0]["tables"]
     assert [t["status"] for t in first] == ["done"] * 4
-    assert [t["walkover"] for t in first] == [True, False, True, True]
+    # Seeds 1 to 3 have byes: tables of one, decided at once, which are no walkovers.
+    assert [t["result"] for t in first] == ["bye", "played", "bye", "bye"]
+    assert [t["bye"] for t in first] == [True, False, True, True]
+    assert not any(t["walkover"] for t in first)
     played = first[1]
     assert [s["seed"] for s in played["seats"]] == [4, 5]
     assert played["matches"][0]["url"] == f"/api/matches/{played['matches'][0]['id']}/"
@@ -190,3 +193,36 @@ def test_players_show_up_at_their_table(api_client):
     assert second["rounds"][0]["tables"][0]["status"] == "playing"
     assert auth(api_client, PlayerFactory()).post(url).status_code == 404
     assert Tournament.objects.get(pk=tournament.pk).status == "running"
+
+
+def test_organisers_choose_a_two_stage_events_second_stage(api_client):
+    body = {
+        "name": "Groups then double",
+        "variant": "gin",
+        "options": FAST_GIN,
+        "format": "two_stage",
+        "groups": 2,
+        "group_advance": 2,
+        "second_stage": "double",
+        "group_stage": "swiss",
+        "swiss_rounds": 3,
+        "grand_final": "simple",
+    }
+    client = as_user(api_client, organiser())
+    created = client.post("/api/tournaments/", body, format="json")
+    assert created.status_code == 201, created.json()
+    assert (created.json()["second_stage"], created.json()["grand_final"]) == ("double", "simple")
+    tournament = Tournament.objects.get(pk=created.json()["id"])
+    assert (tournament.second_stage, tournament.group_stage) == ("double", "swiss")
+    changed = client.patch(
+        f"/api/tournaments/{tournament.pk}/", {"second_stage": "single"}, format="json"
+    )
+    assert changed.status_code == 200, changed.json()
+    assert changed.json()["second_stage"] == "single"
+    wrong = client.post(
+        "/api/tournaments/", {**body, "format": "single", "name": "Bad"}, format="json"
+    )
+    assert wrong.status_code == 400
+    assert wrong.json()["error"]["code"] == "invalid_settings"
+    unknown = client.post("/api/tournaments/", {**body, "second_stage": "triple"}, format="json")
+    assert unknown.status_code == 400

@@ -24,7 +24,7 @@ def test_simulate_eagerly_prints_the_bracket_and_a_json_summary_last():
     assert summary["status"] == "finished"
     assert (summary["players"], summary["rounds"], summary["matches"]) == (6, 3, 5)
     assert summary["validated_matches"] == 5
-    assert summary["walkovers"] == 2  # seeds 1 and 2 have byes
+    assert (summary["byes"], summary["walkovers"]) == (2, 0)  # seeds 1 and 2 have byes
     assert summary["champion"] and summary["seconds"] > 0
     assert "Final" in text and "Quarter-finals" in text
     simulate("--players", "6", "--variant", "gin", "--seed", "7", "--eager", "--json")
@@ -127,5 +127,22 @@ def test_simulate_a_swiss_event_eagerly():
     summary, text = simulate("--players", "5", "--format", "swiss", "--seed", "2", "--eager")
     assert (summary["status"], summary["format"], summary["rounds"]) == ("finished", "swiss", 3)
     assert summary["matches"] == summary["validated_matches"] == 6  # two games a round
-    assert summary["walkovers"] == 3  # the bye, once a round
+    assert (summary["byes"], summary["walkovers"]) == (3, 0)  # the bye, once a round
+    assert " bye: " in text and " walkover:" not in text
     assert summary["champion"] is not None and "Round 3" in text
+
+
+def test_simulate_swiss_groups_then_a_double_elimination_bracket_eagerly():
+    summary, text = simulate(
+        "--players", "10", "--format", "two-stage", "--groups", "2", "--group-stage", "swiss",
+        "--swiss-rounds", "3", "--second-stage", "double", "--seed", "3", "--eager",
+    )  # fmt: skip
+    assert (summary["status"], summary["format"]) == ("finished", "two_stage")
+    # Two groups of five: three Swiss rounds of two games and a bye in each group; then a
+    # double bracket of four: winners' 2 + 1, losers' 1 + 1, the grand final (and reset).
+    assert summary["rounds"] == 3 + 6
+    assert summary["byes"] == 6 and summary["walkovers"] == 0
+    assert summary["matches"] == summary["validated_matches"] in (12 + 6, 12 + 7)
+    assert summary["champion"] is not None
+    for text_ in ("Group round 3", "Winners' final", "Losers' final", "Grand final"):
+        assert text_ in text

@@ -67,3 +67,38 @@ def test_a_swiss_page_shows_standings_with_tie_breaks_and_each_rounds_pairings(p
     shoot("swiss-standings")
     page.reload()
     assert "in the standings" in page.locator("body").inner_text()  # the placements' words
+
+
+def test_a_two_stage_page_draws_swiss_groups_then_a_double_elimination_bracket(page, shoot):
+    tournament = open_tournament(
+        name="Groups Gin",
+        format="two_stage",
+        show_up_seconds=0,
+        groups=2,
+        group_advance=2,
+        group_stage="swiss",
+        swiss_rounds=3,
+        second_stage="double",
+    )
+    register_all(tournament, bots(6))
+    services.tournament_start(tournament_id=tournament.pk)
+    page.goto(f"/tournaments/{tournament.pk}/")
+    assert page.locator("table.group").count() == 2
+    # Groups of three: a bye a round in each, read as a bye (worth a win).
+    bye = page.locator(".btable", has=page.locator(".state", has_text="bye")).first
+    assert bye.locator(".mark").inner_text() == "bye"
+    drive(tournament)
+    page.wait_for_selector(".two-stage[data-status=finished]", timeout=15_000)
+    page.reload()  # the page reloads itself once the tournament is over: settle first
+    page.wait_for_selector(".two-stage[data-status=finished]")
+    sides = page.locator(".two-stage .double-bracket .bracket-side h2")
+    assert sides.all_inner_texts() == ["Winners' bracket", "Losers' bracket", "Grand final"]
+    assert "walkover" not in page.locator(".two-stage").inner_text().lower()
+    # Only the grand final crowns: the sides' finals are no "Final" and show no trophy.
+    for side in ("W", "L"):
+        last = page.locator(f".bracket-side[data-side={side}] .btable.final")
+        assert last.count() == 0
+    assert page.locator(".two-stage .bseat.champion").count() == 1
+    shoot("two-stage-swiss-groups-double")
+    assert "Champion" in page.locator("body").inner_text()
+    assert "2 Swiss groups, then a double-elimination bracket" in page.locator("body").inner_text()

@@ -9,12 +9,15 @@ from hypothesis import strategies as st
 from leagues.standings import Result
 from tournaments.bracket import build_bracket, first_round
 from tournaments.formats.double import build_double, play_out
+from tournaments.formats.swiss import WIN, Game
 from tournaments.formats.two_stage import (
     draw_groups,
     group_order,
     group_schedule,
     seed_qualifiers,
+    swiss_group_order,
 )
+from tournaments.formats.two_stage_layout import build_two_stage
 
 FAST = settings(max_examples=60, deadline=None)
 
@@ -133,3 +136,37 @@ def test_whole_two_stage_event_runs_through():
     outcome = play_out(build_double(len(seeds)), seeds, lambda m, pair: min(pair))
     assert outcome.champion == 1
     assert outcome.places[2] == 2
+
+
+def test_a_swiss_group_ranks_by_score_with_a_bye_worth_a_win_then_tie_breaks_then_seed():
+    games = [
+        Game(1, "a", "b", WIN),
+        Game(1, "c", None),  # c's bye: a win
+        Game(2, "c", "a", WIN),
+        Game(2, "b", None),
+    ]
+    # c 2, a 1, b 1 (a beat b: head-to-head, and Buchholz/SB also favour a here).
+    assert swiss_group_order(["a", "b", "c"], games) == ("c", "a", "b")
+    assert swiss_group_order(["a", "b"], [], keys=()) == ("a", "b")  # untied by seed
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.integers(min_value=2, max_value=40),
+    st.integers(min_value=1, max_value=6),
+    st.integers(min_value=1, max_value=5),
+)
+def test_a_swiss_group_stage_layout_pairs_round_one_within_groups(n, n_groups, rounds):
+    if n < 2 * n_groups:
+        return
+    shape = build_two_stage(n, n_groups, 2, group_stage="swiss", swiss_rounds=rounds)
+    assert shape.n_group_rounds == rounds and shape.swiss_groups
+    group_of = shape.group_of_seed()
+    seated = [s for t in shape.tables() for s in t.seats if s is not None]
+    assert sorted(seated) == list(range(1, n + 1))  # everyone once, byes alone
+    for table in shape.tables():
+        assert len({group_of[s] for s in table.seats if s is not None}) == 1
+    byes = [t for t in shape.tables() if None in t.seats]
+    assert len(byes) == sum(len(g) % 2 for g in shape.groups)
+    # The bracket comes after the Swiss rounds.
+    assert shape.knockout_tables()[0].ref.round == rounds + 1

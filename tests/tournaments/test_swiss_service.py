@@ -142,3 +142,31 @@ def test_an_organiser_creates_a_swiss_event_through_the_api(api_client):
     )
     refused = api_client.patch(f"/api/tournaments/{data['id']}/", {"format": "double"})
     assert refused.status_code in (400, 409)
+
+
+def test_a_bye_reads_bye_worth_a_win_on_the_page_and_in_the_api(client, api_client):
+    tournament = drive(swiss(3, swiss_rounds=3))  # a round robin: a bye each
+    byes = Table.objects.filter(tournament=tournament, walkover=True)
+    assert byes.count() == 3  # one a round, each a table of one
+    api_client.force_authenticate(user=organiser("reader"))
+    body = api_client.get(f"/api/tournaments/{tournament.pk}/bracket/").json()
+    tables = [t for r in body["rounds"] for t in r["tables"]]
+    alone = [t for t in tables if len(t["seats"]) == 1]
+    assert len(alone) == 3
+    for table in alone:
+        assert table["bye"] is True and table["walkover"] is False
+        assert table["result"] == "bye"
+        [seat] = table["seats"]
+        assert seat["finish"] == 1 and seat["bye"] is True
+    for table in tables:
+        if len(table["seats"]) == 2:
+            assert table["bye"] is False and table["result"] == "played"
+    standings = {row["entry"]: row["score"] for row in body["standings"]}
+    wins = Counter(
+        s.entry_id for s in TableSeat.objects.filter(table__tournament=tournament, finish=1)
+    )
+    assert standings == {e: float(wins[e]) for e in standings}  # a bye counts a win
+    page = client.get(f"/tournaments/{tournament.pk}/").content.decode()
+    assert "walkover" not in page.lower()
+    assert page.count('<span class="state">bye</span>') == 3
+    assert page.count('title="A bye: worth a win">bye') == 3

@@ -297,3 +297,41 @@ def test_replaying_a_disputed_match_is_the_organisers_and_needs_a_dispute(client
     client.force_login(tournament.organiser)
     assert said(client.post(url, follow=True)) == ["This table has no disputed match to replay."]
     assert client.post(f"/tournaments/{tournament.pk}/tables/999999/replay/").status_code == 404
+
+
+def test_the_form_offers_a_double_elimination_second_stage(client):
+    client.force_login(organiser())
+    form = client.get("/tournaments/new/").content.decode()
+    assert 'name="second_stage"' in form and "Second stage (two-stage)" in form
+    body = {
+        "name": "Groups Cup",
+        "variant": "gin",
+        "format": "two_stage",
+        "groups": "2",
+        "group_advance": "2",
+        "second_stage": "double",
+        "group_stage": "swiss",
+        "grand_final": "reset",
+        "seeding": "rating",
+        "table_size": "2",
+        "advance": "1",
+        "best_of": "1",
+        "min_level": "1",
+        "entry_fee": "0",
+        "show_up_seconds": "0",
+        "turn_seconds": "30",
+        "opt_gin_knock_limit": "10",
+    }
+    response = client.post("/tournaments/new/", body)
+    tournament = Tournament.objects.get(name="Groups Cup")
+    assert response.url == f"/tournaments/{tournament.pk}/"
+    assert (tournament.format, tournament.second_stage) == ("two_stage", "double")
+    assert tournament.group_stage == "swiss"
+    page = client.get(f"/tournaments/{tournament.pk}/").content.decode()
+    assert "2 Swiss groups, then a double-elimination bracket of the top 2 of each" in page
+    edit = client.get(f"/tournaments/{tournament.pk}/edit/").content.decode()
+    assert re.search(r'<option value="double" selected>Double elimination</option>', edit)
+    bad = client.post("/tournaments/new/", {**body, "name": "Bad", "format": "single"})
+    assert bad.status_code == 200
+    assert "two-stage events only" in bad.content.decode()
+    assert not Tournament.objects.filter(name="Bad").exists()

@@ -9,7 +9,8 @@ returns, so every rule is proven by property tests without a database.
 * `tiebreaks` -- Swiss standings: score, Buchholz, median Buchholz, Sonneborn-Berger,
   head-to-head and rating, selectable and in any order.
 * `swiss_tables` -- Swiss at 3-6 seat tables: points by place, seat rotation, few repeats.
-* `two_stage` -- round-robin groups drawn by snake, then the qualifiers seeded into a bracket.
+* `two_stage` -- round-robin or Swiss groups drawn by snake, then the qualifiers seeded into
+  a single- or double-elimination bracket.
 
 What a service calls (entries are any hashable ids; seeds are 1-based, 1 the best):
 
@@ -24,5 +25,7 @@ What a service calls (entries are any hashable ids; seeds are 1-based, 1 the bes
 * ``two_stage.draw_groups(entries, n_groups)``, ``two_stage.group_schedule(group)``,
   ``two_stage.group_order(group, results)``, ``two_stage.seed_qualifiers(finishing,
   advance) -> list`` (the second stage's seed order, for ``bracket.build_bracket`` or
-  ``double.build_double``).
+  ``double.build_double``); ``two_stage.swiss_group_order(group, games)`` for Swiss groups;
+  ``two_stage_layout.build_two_stage(n, groups, advance, second_stage="single"|"double",
+  group_stage="round_robin"|"swiss", swiss_rounds=None)`` lays a whole event out.
 """

@@ -7,11 +7,12 @@ The shape Challonge calls a two-stage tournament and football calls a group stag
    them and the weakest of the next pot, and group sizes differ by at most one.
 2. `group_schedule` is the league's round-robin (`leagues.schedule.round_robin`, the circle
    method, byes for an odd group), reused as it stands: a group is a tiny league. A Swiss
-   group stage needs nothing new: pair each group with `tournaments.formats.swiss.pair_round`
-   and order it with `tournaments.formats.tiebreaks.standings`.
+   group stage pairs each group round by round with `tournaments.formats.swiss.pair_round`
+   (`two_stage_layout` holds its round one).
 3. `group_order` ranks a group with the league's standings (`leagues.standings`: points, then
    the tie-breakers a league offers, head-to-head included); players still tied keep their
-   seed order, so the qualifying line is always decided.
+   seed order, so the qualifying line is always decided. A Swiss group stage ranks a group
+   with `swiss_group_order` (the Swiss score and tie-breaks, then seed).
 4. `seed_qualifiers` turns the groups' top ``advance`` into the seed order of the second
    stage, a `tournaments.bracket` knock-out or a `tournaments.formats.double` bracket; both
    place seed ``i`` against seed ``2^k + 1 - i`` in round one. Group winners take seeds 1..G
@@ -32,6 +33,7 @@ from typing import TypeVar
 from leagues import standings as league_standings
 from leagues.schedule import Round, round_robin
 from tournaments.bracket import first_round
+from tournaments.formats import swiss, tiebreaks
 
 E = TypeVar("E", bound=Hashable)
 
@@ -69,6 +71,20 @@ def group_order(
     ranked = league_standings.rank_standings(rows, results, tiebreakers=tiebreakers, points=points)
     seed = {e: i for i, e in enumerate(group)}
     return tuple(r.player for r in sorted(ranked, key=lambda r: (r.rank, seed[r.player])))
+
+
+def swiss_group_order(
+    group: Sequence[E],
+    games: Sequence[swiss.Game],
+    *,
+    keys: Sequence[str] = tiebreaks.DEFAULT_TIEBREAKS,
+    ratings=None,
+) -> tuple[E, ...]:
+    """A Swiss group's finishing order: score (a bye worth a win), then the tie-breaks in
+    order (`tiebreaks.standings`), then seed order among exact ties."""
+    rows = tiebreaks.standings(list(group), list(games), tuple(keys), ratings)
+    seed = {e: i for i, e in enumerate(group)}
+    return tuple(r.entry for r in sorted(rows, key=lambda r: (r.rank, seed[r.entry])))
 
 
 def seed_qualifiers(finishing: Sequence[Sequence[E]], advance: int) -> list[E]:

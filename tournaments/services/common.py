@@ -43,6 +43,8 @@ def _shape(
     place_points: tuple[float, ...] = (),
     groups: int | None = None,
     group_advance: int | None = None,
+    second_stage: str = "single",
+    group_stage: str = "round_robin",
 ) -> Shape:
     """The drawn bracket's shape; pure and deterministic, so every worker can cache it."""
     if format == Tournament.Format.DOUBLE:
@@ -50,7 +52,15 @@ def _shape(
     if format == Tournament.Format.SWISS:
         return build_swiss_layout(n_entries, swiss_rounds, table_size, place_points)
     if format == Tournament.Format.TWO_STAGE:
-        return build_two_stage(n_entries, groups or 1, group_advance or 2)
+        return build_two_stage(
+            n_entries,
+            groups or 1,
+            group_advance or 2,
+            second_stage=second_stage,
+            grand_final=grand_final,
+            group_stage=group_stage,
+            swiss_rounds=swiss_rounds,
+        )
     return bk.build_bracket(n_entries, table_size, advance, third_place=third_place)
 
 
@@ -66,6 +76,8 @@ def shape_for(tournament: Tournament, n_entries: int) -> Shape:
         tuple(tournament.place_points or ()),
         tournament.groups,
         tournament.group_advance,
+        tournament.second_stage,
+        tournament.group_stage,
     )
 
 

@@ -38,6 +38,8 @@ EDITABLE = (
     "place_points",
     "groups",
     "group_advance",
+    "second_stage",
+    "group_stage",
 )
 
 
@@ -133,6 +135,21 @@ def _validate_format(values: dict) -> None:
         raise DomainError(
             f"Tie-breaks are chosen once each from {', '.join(TIEBREAKS)}.",
             code="invalid_settings",
+        )
+    if values.get("second_stage", "single") not in Tournament.SecondStage.values:
+        raise DomainError(
+            "The second stage is 'single' or 'double' elimination.", code="invalid_settings"
+        )
+    if values.get("second_stage", "single") != "single" and form != Tournament.Format.TWO_STAGE:
+        raise DomainError(
+            "A second stage belongs to two-stage events only.", code="invalid_settings"
+        )
+    group_stage = values.get("group_stage", "round_robin")
+    if group_stage not in Tournament.GroupStage.values:
+        raise DomainError("The group stage is 'round_robin' or 'swiss'.", code="invalid_settings")
+    if group_stage != "round_robin" and form != Tournament.Format.TWO_STAGE:
+        raise DomainError(
+            "A group stage belongs to two-stage events only.", code="invalid_settings"
         )
     if values.get("grand_final", "reset") not in Tournament.GrandFinal.values:
         raise DomainError("The grand final is 'simple' or 'reset'.", code="invalid_settings")

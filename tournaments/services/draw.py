@@ -197,17 +197,29 @@ def _rounds(tournament: Tournament, shape: Shape) -> list[Round]:
     swiss = isinstance(shape, SwissLayout)
     if isinstance(shape, TwoStageLayout):
         groups = shape.n_group_rounds
-        return [
+        finals = set(shape.final_rounds)
+        rows = [
             Round(
-                tournament=tournament,
-                number=r,
-                name=f"Group round {r}"
-                if r <= groups
-                else round_name(r - groups, n_rounds - groups),
-                best_of=final_best_of if r == n_rounds else tournament.best_of,
+                tournament=tournament, number=r, name=f"Group round {r}", best_of=tournament.best_of
             )
-            for r in range(1, n_rounds + 1)
+            for r in range(1, groups + 1)
         ]
+        for r in range(groups + 1, n_rounds + 1):
+            side, side_round, name = "", None, round_name(r - groups, n_rounds - groups)
+            if shape.double:  # a double-elimination stage two: its rounds have sides
+                side, side_round = shape.knockout.sides[r - groups - 1]
+                name = shape.knockout.round_name(r - groups)
+            rows.append(
+                Round(
+                    tournament=tournament,
+                    number=r,
+                    name=name,
+                    best_of=final_best_of if r in finals else tournament.best_of,
+                    side=side,
+                    side_round=side_round,
+                )
+            )
+        return rows
     return [
         Round(
             tournament=tournament,

@@ -49,7 +49,7 @@ def _maybe_finish_tournament(tournament_id: int, now: datetime) -> None:
 def _final_rounds(shape: Shape) -> tuple[int, ...]:
     """The rounds whose finishing order places the top entries: the final (with the
     third-place table), or both grand finals in double elimination."""
-    if isinstance(shape, DoubleLayout):
+    if isinstance(shape, DoubleLayout | TwoStageLayout):
         return shape.final_rounds
     return (shape.n_rounds,)
 

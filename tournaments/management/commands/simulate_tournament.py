@@ -6,7 +6,8 @@
 By default an in-process Celery worker (threads) serves the configured broker, the same
 tasks a deployment runs; `--eager` runs the tasks in this process instead, for quick checks.
 The last line of output is one JSON object: champion, rounds, matches, validated_matches
-(matches whose move log finalize replayed from the seed and found to agree), seconds.
+(matches whose move log finalize replayed from the seed and found to agree), byes,
+walkovers, seconds.
 """
 
 import json
@@ -17,6 +18,7 @@ from contextlib import contextmanager
 
 from celery.contrib.testing.worker import start_worker
 from django.core.management.base import BaseCommand, CommandError
+from django.db.models import Count, Q
 
 from config.celery import app as celery_app
 from config.celery import tasks_in_process
@@ -42,9 +44,23 @@ class Command(BaseCommand):
             choices=["single", "double", "swiss", "two-stage"],
             help="Tournament format.",
         )
-        parser.add_argument("--groups", type=int, help="Two-stage: round-robin groups.")
+        parser.add_argument("--groups", type=int, help="Two-stage: groups.")
+        parser.add_argument(
+            "--group-stage",
+            default="round-robin",
+            choices=["round-robin", "swiss"],
+            help="Two-stage: round-robin groups, or Swiss rounds in each (--swiss-rounds).",
+        )
+        parser.add_argument(
+            "--second-stage",
+            default="single",
+            choices=["single", "double"],
+            help="Two-stage: the qualifiers' bracket (double: with --grand-final).",
+        )
         parser.add_argument("--group-advance", type=int, help="Two-stage: qualifiers a group.")
-        parser.add_argument("--swiss-rounds", type=int, help="Swiss: rounds to play.")
+        parser.add_argument(
+            "--swiss-rounds", type=int, help="Swiss (or Swiss groups): rounds to play."
+        )
         parser.add_argument("--grand-final", default="reset", choices=["reset", "simple"])
         parser.add_argument("--table-size", type=int, default=2)
         parser.add_argument("--advance", type=int, default=1)
@@ -72,6 +88,8 @@ class Command(BaseCommand):
                 groups=opts["groups"],
                 group_advance=opts["group_advance"],
                 swiss_rounds=opts["swiss_rounds"],
+                group_stage=opts["group_stage"].replace("-", "_"),
+                second_stage=opts["second_stage"],
                 table_size=opts["table_size"],
                 advance=opts["advance"],
                 best_of=opts["best_of"],
@@ -150,12 +168,18 @@ class Command(BaseCommand):
                     for s in seats
                 ]
                 label = "third place" if table["third_place"] else f"table {table['position'] + 1}"
-                note = " walkover" if table["walkover"] else ""
+                note = " bye" if table["bye"] else " walkover" if table["walkover"] else ""
                 self.stdout.write(f"  {label}{note}: " + "  ·  ".join(cells or ["nobody"]))
 
 
 def summary(tournament: Tournament, seconds: float) -> dict:
     matches = Match.objects.filter(tournament_table__table__tournament=tournament)
+    decided = Table.objects.filter(tournament=tournament, walkover=True).annotate(
+        seated=Count("seats"), forfeits=Count("seats", filter=Q(seats__forfeited=True))
+    )
+    byes = decided.filter(seated=1, forfeits=0).count()
+    # An empty table (a grand final reset not needed, nobody sent on) is neither.
+    walkovers = decided.filter(seated__gte=1).count() - byes
     champion = (
         Entry.objects.filter(tournament=tournament, status=Entry.Status.CHAMPION)
         .select_related("player")
@@ -175,6 +199,8 @@ def summary(tournament: Tournament, seconds: float) -> dict:
             status=Match.Status.FINISHED, finalized_at__isnull=False
         ).count(),
         "disputed_matches": matches.filter(status=Match.Status.DISPUTED).count(),
-        "walkovers": Table.objects.filter(tournament=tournament, walkover=True).count(),
+        # A table of one decided at once is a bye; a walkover had a seated loser.
+        "byes": byes,
+        "walkovers": walkovers,
         "seconds": round(seconds, 3),
     }
