@@ -38,9 +38,15 @@ def _recycle_connections(sender=None, **kwargs) -> None:
 def _freeze_startup_objects(**kwargs) -> None:
     """Take what a worker process loaded at start (Django, the apps, the engine) out of the
     garbage collector's full collections, which walked it again and again: in a 1,024-entry
-    gin tournament, full collections took 1.15 s of each worker's 13 s; frozen, 0.45 s."""
+    gin tournament, full collections took 1.15 s of each worker's 13 s; frozen, 0.45 s.
+
+    A task allocates by the hundred thousand (engine states, move logs, rows), so the young
+    generation is collected every 20,000 allocations instead of 700: in a 4,096-entry gin
+    tournament the collector's time fell from 1.44 s to 0.78 s of each worker's 21 s
+    (8,100 young collections and 66 full ones down to 200 and none)."""
     gc.collect()
     gc.freeze()
+    gc.set_threshold(20_000, 50, 100)
 
 
 @contextmanager

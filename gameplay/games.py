@@ -56,10 +56,12 @@ def dump(game) -> bytes:
 
 def load(match):
     """The match's engine state: the cached pickle if this engine wrote it, else a replay
-    of its move log."""
+    of its move log (a new match stores none: its deal is dealt again)."""
     state = bytes(match.state) if match.state else b""
     if state.startswith(ENGINE_FINGERPRINT):
         return pickle.loads(state[len(ENGINE_FINGERPRINT) :])
+    if match.seq == 0:  # nothing played yet: the deal alone, without reading the log
+        return new_game(match.variant, match.players, deal_seed(match), match.options)
     return replay(match)
 
 

@@ -96,7 +96,9 @@ def match_create_many(*, specs: list[NewMatch]) -> list[Match]:
             seat_seeds=seat_seeds,
             client_seeds=client_seeds,
             to_move=game.to_move,
-            state=games.dump(game),
+            # No cached state yet: the first load deals again from the seed, which costs
+            # less than the pickle (a tournament round creates its matches by the hundred).
+            state=b"",
             entry_fee=room.entry_fee if room else 0,
             turn_seconds=spec.turn_seconds or (room.turn_seconds if room else 60),
             max_timeouts=spec.max_timeouts or (room.max_timeouts if room else 3),
@@ -268,14 +270,20 @@ def _store_many(played: list[tuple[Match, object, list[dict]]]) -> None:
     stamp = now.isoformat(timespec="milliseconds")
     finished, placed, turns, claimed, appended = [], [], [], [], []
     for match, game, moves in played:
-        # Each move keeps when it was stored (the downloadable document shows it).
-        stamped = [{**move, "at": stamp} for move in moves]
+        # Each move keeps when it was stored (the downloadable document shows it). The
+        # callers' move dicts are their own and new: stamped in place, not copied.
+        for move in moves:
+            move["at"] = stamp
+        stamped = moves
         appended.append(stamped)
         bot_seats = {seat.index for seat in match.seats.all() if seat.player.is_bot}
         claims.refresh(match, game, bot_seats, stamped)  # before the log in hand grows
         if "log" not in match.get_deferred_fields():
             match.log = [*match.log, *stamped]
-        match.seq, match.to_move, match.state = game.seq, game.to_move, games.dump(game)
+        match.seq, match.to_move = game.seq, game.to_move
+        # A finished match's state is its log: the cache is kept only while it is played
+        # (a finished table's view replays it; finalize replays it anyway).
+        match.state = b"" if game.over else games.dump(game)
         if claims.bots_to_ask(match, game, bot_seats):
             claimed.append(match)
         if game.over:
