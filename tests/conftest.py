@@ -27,13 +27,24 @@ def fresh_rate_limits(settings):
 
 
 @pytest.fixture(scope="session")
-def django_db_setup(django_db_setup):
+def django_db_setup(django_db_setup, django_db_blocker):
     """pytest-django's, and at the end the live tables' database threads let go of their
-    connections first (gameplay/live.py): the test database is dropped after this."""
+    connections first (gameplay/live.py): the test database is dropped after this. Threads
+    that served the in-process ASGI servers' requests (asgiref's) keep theirs open too; on
+    PostgreSQL their sessions are ended here, or the drop fails ("being accessed by other
+    users") and leaves the database behind."""
     yield
+    from django.db import connection
+
     from gameplay import live
 
     live.close_db_threads()
+    if connection.vendor == "postgresql":
+        with django_db_blocker.unblock(), connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+            )
 
 
 @pytest.fixture
