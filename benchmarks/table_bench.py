@@ -8,14 +8,19 @@ uvicorn on config.asgi (`--web-processes` of them) and a Celery worker on Redis
 (CELERY_BROKER_URL, default redis://127.0.0.1:6379/9; the Channels layer is the same
 Redis), and for each level N seats N people at N Gin tables against a bot (the room's bot
 pause is 0). Each person is one WebSocket: on their turn they think for `--think` seconds
-(2 s), then send their move over the socket. It prints, per level, the p50 and p99 time
-from a move that hands the turn to the bot until the bot's reply arrives on the socket (the
-view in which it is the person's turn again), the p50 and p99 of the socket's own answer to
-a move (the floor: no worker involved), the web server's memory per connection (its
-resident size with the N sockets open, less before, over N), where the machine's CPU went
-while measuring (seconds of CPU per second of the web server, the worker, PostgreSQL and
-this client, and milliseconds of CPU per bot reply: what a cycle costs, whatever else the
-machine runs) and the load average. The goal is 200 concurrent tables with a p99 under
+(2 s) on average, each time a time drawn evenly from `think * (1 +- jitter)` (`--jitter`,
+0.5: 1-3 s), then send their move over the socket. `--jitter 0` makes every person think
+exactly as long, so that all of them move within the same few milliseconds every cycle:
+the worst case, not how people play (at 200 tables it queued 200 moves at once).
+
+It prints, per level, the p50 and p99 time from a move that hands the turn to the bot
+until the bot's reply arrives on the socket (the view in which it is the person's turn
+again), the p50 and p99 of the socket's own answer to a move (the floor: no worker
+involved), the web server's memory per connection (its resident size with the N sockets
+open, less before, over N), where the machine's CPU went while measuring (seconds of CPU
+per second of the web server, the worker, PostgreSQL and this client, and milliseconds of
+CPU per bot reply: what a cycle costs, whatever else the machine runs), sockets that
+failed and why, and the load average. The goal is 200 concurrent tables with a p99 under
 250 ms.
 """
 
@@ -23,6 +28,7 @@ import argparse
 import asyncio
 import json
 import os
+import random
 import signal
 import subprocess
 import sys
@@ -174,7 +180,9 @@ class Stats:
         self.connected = 0
 
 
-async def person(port, seat: dict, think: float, start: float, stop: float, stats: Stats):
+async def person(
+    port, seat: dict, think: float, jitter: float, start: float, stop: float, stats: Stats
+):
     url = f"ws://127.0.0.1:{port}/ws/matches/{seat['match']}/"
     async with websockets.connect(
         url,
@@ -185,6 +193,7 @@ async def person(port, seat: dict, think: float, start: float, stop: float, stat
     ) as ws:
         stats.connected += 1
         ref, in_flight, sent_at, awaiting_bot = 0, False, 0.0, False
+        thinking = random.Random(seat["match"])  # the same think times every run
         while time.monotonic() < stop:
             try:
                 frame = json.loads(await asyncio.wait_for(ws.recv(), stop - time.monotonic()))
@@ -210,7 +219,7 @@ async def person(port, seat: dict, think: float, start: float, stop: float, stat
             if view["status"] != "active":
                 return
             if view["your_turn"] and not in_flight:
-                await asyncio.sleep(think)
+                await asyncio.sleep(think * thinking.uniform(1 - jitter, 1 + jitter))
                 action = choose(view)
                 ref += 1
                 in_flight, sent_at = True, time.monotonic()
@@ -220,13 +229,14 @@ async def person(port, seat: dict, think: float, start: float, stop: float, stat
                 )
 
 
-async def run_level(port, seats, think, seconds, web_pid, meter: CpuMeter) -> dict:
+async def run_level(port, seats, think, jitter, seconds, web_pid, meter: CpuMeter) -> dict:
     stats = Stats()
     before = rss_kib(web_pid)
-    warmup = think + 3  # everyone connected and past their first move before measuring
+    # Everyone connected and past their first move before measuring.
+    warmup = think * (1 + jitter) + 3
     start = time.monotonic() + warmup
     stop = start + seconds
-    tasks = [asyncio.create_task(person(port, s, think, start, stop, stats)) for s in seats]
+    tasks = [asyncio.create_task(person(port, s, think, jitter, start, stop, stats)) for s in seats]
     await asyncio.sleep(warmup)
     during = rss_kib(web_pid)
     meter.start()
@@ -239,6 +249,7 @@ async def run_level(port, seats, think, seconds, web_pid, meter: CpuMeter) -> di
         "tables": len(seats),
         "connected": stats.connected,
         "failed_sockets": len(failures),
+        "failures": sorted({f"{type(f).__name__}: {f}"[:120] for f in failures}),
         "bot_replies": len(stats.reply),
         "reply_p50_ms": round(percentile(stats.reply, 0.5) * 1000, 1),
         "reply_p99_ms": round(percentile(stats.reply, 0.99) * 1000, 1),
@@ -261,6 +272,7 @@ def main() -> None:
     parser.add_argument("--levels", type=int, nargs="+", default=[50, 100, 200, 400])
     parser.add_argument("--seconds", type=float, default=30)
     parser.add_argument("--think", type=float, default=2.0)
+    parser.add_argument("--jitter", type=float, default=0.5)
     parser.add_argument("--celery-concurrency", type=int, default=2)
     parser.add_argument("--web-processes", type=int, default=1, help="uvicorn --workers")
     parser.add_argument("--port", type=int, default=8249)
@@ -347,7 +359,10 @@ def main() -> None:
                 ).stdout.splitlines()[-1]
             )
             meter = CpuMeter(web.pid, worker.pid, args.database)
-            row = asyncio.run(run_level(args.port, seats, args.think, args.seconds, web.pid, meter))
+            level = run_level(
+                args.port, seats, args.think, args.jitter, args.seconds, web.pid, meter
+            )
+            row = asyncio.run(level)
             rows.append(row)
             print(json.dumps(row), flush=True)
     finally:
