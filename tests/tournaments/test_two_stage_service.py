@@ -55,21 +55,7 @@ def test_groups_then_a_knock_out_of_their_top_two_to_a_champion():
 
 def test_the_last_group_results_arriving_at_once_draw_the_knock_out_once():
     tournament = two_stage(4, groups=1, group_advance=2)
-    for number in (1, 2, 3):
-        for table_id in services.waiting_tables(tournament_id=tournament.pk, limit=10):
-            services.table_start(table_id=table_id)
-        match_ids = list(
-            TableMatch.objects.filter(
-                table__tournament=tournament, table__round_number=number
-            ).values_list("match_id", flat=True)
-        )
-        for match_id in match_ids:
-            gameplay.match_play_bots(match_id=match_id)
-            gameplay.match_finalize(match_id=match_id)
-        calls = [lambda m=m: services.table_match_finished(match_id=m) for m in match_ids]
-        assert sorted(at_once(*calls, *calls)) == [False, False, True, True]
-        following = Table.objects.filter(tournament=tournament, round_number=number + 1)
-        assert following.count() == (2 if number < 3 else 1)
+    play_group_stage(tournament, race=True)  # each round's results twice, all at once
     final = Table.objects.get(tournament=tournament, round_number=4)
     assert (final.status, final.seats.count()) == ("waiting", 2)  # start_tables starts it
     assert services.waiting_tables(tournament_id=tournament.pk, limit=10) == [final.pk]
