@@ -67,8 +67,12 @@ class NoticeConsumer(AsyncJsonWebsocketConsumer):
     async def _refresh(self) -> None:
         try:
             await self.send_notices()
+        except OSError as exc:
+            # The page left while its notices were read (uvicorn's ClientDisconnected):
+            # nobody is left to tell; the next page's socket reads them afresh.
+            logger.debug("notices: player %s's socket closed first: %s", self.player_id, exc)
         except Exception:
-            # A database hiccup or a socket closing must not end this page's notices.
+            # A database hiccup must not end this page's notices.
             logger.exception("notices: sending player %s's notices failed", self.player_id)
 
     async def send_notices(self) -> None:

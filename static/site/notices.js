@@ -63,8 +63,10 @@
       try {
         const response = await fetch(url, {cache: "no-store", credentials: "same-origin"});
         if (response.ok) render((await response.json()).notices);
+        else console.warn("knock: notices answered", response.status);
       } catch (error) {
-        // Offline for a moment: try again at the next tick.
+        // Offline for a moment: said in the console, tried again at the next tick.
+        console.warn("knock: notices unavailable", error);
       }
     }
     setTimeout(poll, 10000);
