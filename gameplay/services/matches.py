@@ -274,12 +274,11 @@ def _store_many(played: list[tuple[Match, object, list[dict]]]) -> None:
         # callers' move dicts are their own and new: stamped in place, not copied.
         for move in moves:
             move["at"] = stamp
-        stamped = moves
-        appended.append(stamped)
+        appended.append(moves)
         bot_seats = {seat.index for seat in match.seats.all() if seat.player.is_bot}
-        claims.refresh(match, game, bot_seats, stamped)  # before the log in hand grows
+        claims.refresh(match, game, bot_seats, moves)  # before the log in hand grows
         if "log" not in match.get_deferred_fields():
-            match.log = [*match.log, *stamped]
+            match.log = [*match.log, *moves]
         match.seq, match.to_move = game.seq, game.to_move
         # A finished match's state is its log: the cache is kept only while it is played
         # (a finished table's view replays it; finalize replays it anyway).
