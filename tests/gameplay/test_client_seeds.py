@@ -9,7 +9,7 @@ import pytest
 from engine import fair, variants
 from engine.verify import check
 from gameplay import games, services
-from gameplay.models import Match
+from gameplay.models import Match, Player
 from tests.factories import BotPlayerFactory, PlayerFactory, RoomFactory
 from tests.gameplay.helpers import auth
 from tests.gameplay.test_match_api import play_to_the_end
@@ -213,3 +213,23 @@ def test_a_next_seed_is_used_once_even_for_two_matches_created_together():
     for person in people:
         person.refresh_from_db()
         assert person.next_seed and person.next_seed not in (*first, *second)
+
+
+@pytest.mark.postgres
+def test_two_matches_created_at_once_for_one_person_never_share_a_seed():
+    """Two processes seat one person at the same moment (a room's table and a tournament's):
+    the person's row lock gives each match its own committed seed, and a new one after."""
+    from tests.concurrency import at_once
+
+    person = PlayerFactory()
+    held = Player.objects.get(pk=person.pk).next_seed
+
+    def create():
+        return services.match_create(
+            variant="gin", options={}, players=[person, BotPlayerFactory()]
+        ).pk
+
+    first, second = (Match.objects.get(pk=pk) for pk in at_once(create, create))
+    seeds = {first.seat_seeds[0], second.seat_seeds[0]}
+    assert len(seeds) == 2 and held in seeds  # one match took the committed seed
+    assert Player.objects.get(pk=person.pk).next_seed not in seeds | {held}
