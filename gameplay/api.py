@@ -6,7 +6,7 @@ from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import generics, status
 from rest_framework.authtoken.models import Token
 from rest_framework.authtoken.views import ObtainAuthToken
-from rest_framework.exceptions import ValidationError
+from rest_framework.exceptions import NotAuthenticated, ValidationError
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.settings import api_settings
@@ -164,8 +164,19 @@ def _match_or_404(match_id: int, player: Player) -> Match:
 
 
 class MatchDetail(APIView):
+    """A seat's view of its match; once the match is over, anyone's (logged out too, as on
+    its table page): the public view, with no hand."""
+
+    permission_classes = [AllowAny]
+
     @extend_schema(responses={200: MatchViewSerializer})
     def get(self, request, pk: int):
+        if not request.user.is_authenticated:
+            match = selectors.match_finished(pk)
+            if match is None:
+                # A running match, or none: the same answer as before, never which it is.
+                raise NotAuthenticated()
+            return Response(selectors.match_view(match, None))
         player = services.player_for_user(request.user)
         return Response(selectors.match_view(_match_or_404(pk, player), player))
 

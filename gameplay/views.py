@@ -5,6 +5,7 @@ import json
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import redirect_to_login
 from django.http import Http404, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -208,12 +209,18 @@ def _verify_line(line: str) -> dict:
     return {"text": text, "kind": kind}
 
 
-@login_required
 def match_table(request, match_id: int):
     """The live table: the seat's view and the players' public profiles, as JSON data for
-    static/table/table.js (no inline script: json_script is data, not code)."""
+    static/table/table.js (no inline script: json_script is data, not code).
+
+    A match that is over is public, logged out too (its seed and moves are published then,
+    so a bracket's game links work for anyone); a running one asks strangers to log in,
+    then shows it only to its seats and to spectators it allows."""
     player = selectors.player_of_user(request.user)
     match = selectors.match_watchable(match_id, player)
+    running = match is None or match.status == Match.Status.ACTIVE
+    if not request.user.is_authenticated and running:
+        return redirect_to_login(request.get_full_path())
     if match is None:
         raise Http404("No such match.")
     seats = sorted(match.seats.all(), key=lambda seat: seat.index)
@@ -244,7 +251,9 @@ def match_table(request, match_id: int):
                 "view": selectors.match_view(match, player),
                 "players": profiles,
                 "room": match.room.name if match.room else "",
-                "socket": f"/ws/matches/{match.pk}/",
+                # The socket is for people signed in; a logged-out reader of a match that
+                # is over has nothing to wait for.
+                "socket": f"/ws/matches/{match.pk}/" if request.user.is_authenticated else "",
                 "api": reverse("api-match", args=[match.pk]),
                 "actions": reverse("api-match-actions", args=[match.pk]),
                 "document": reverse("api-match-document", args=[match.pk]),

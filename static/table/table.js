@@ -1211,5 +1211,6 @@
   syncOrder();
   render();
   setInterval(tick, 250);
-  connect();
+  if (data.socket) connect();
+  else setConn("done", "Finished"); // a logged-out reader of a match that is over
 })();
