@@ -101,6 +101,9 @@ def bracket(tournament: Tournament) -> dict:
                 "watchable": link.match.spectators_allowed
                 or link.match.status != Match.Status.ACTIVE,
                 "scores": (link.match.result or {}).get("scores"),
+                # A disputed match the organiser had replayed stays disputed, but counts
+                # for nobody: the table plays on with its replacement.
+                "set_aside": link.recorded and link.match.status == Match.Status.DISPUTED,
             }
         )
     tables: dict[int, list[dict]] = {}

@@ -283,7 +283,7 @@ def _organiser_panel(tournament: Tournament, bracket: dict) -> dict:
         for rnd in bracket["rounds"]
         for table in rnd["tables"]
         if table["status"] == Table.Status.PLAYING
-        and any(m["status"] == "disputed" for m in table["matches"])
+        and any(m["status"] == "disputed" and not m["set_aside"] for m in table["matches"])
     ]
     return {
         "editable": status in services.BEFORE_START,
