@@ -78,6 +78,11 @@ def test_lobby_shows_open_and_locked_rooms_for_the_player(page, login):
     assert float(locked.evaluate("row => getComputedStyle(row).opacity")) < 1
     assert "Closed" not in page.content()
     assert page.locator(".login-hint").count() == 0
+    # Stacked on a phone, each cell still says which column it is.
+    page.set_viewport_size({"width": 375, "height": 800})
+    seats = page.locator("tr.room.open td[data-label=Seats]").first
+    assert "Seats" in seats.evaluate("td => getComputedStyle(td, '::before').content")
+    assert page.locator("table.rooms thead").is_hidden()
 
 
 @pytest.mark.browser
