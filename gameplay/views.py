@@ -345,20 +345,19 @@ def match_outcome(match, mine, others) -> dict:
 
 
 def line_chart(values: list[float]) -> dict | None:
-    """An SVG path through `values`, scaled to the chart box (newest on the right)."""
-    if not values:
+    """An SVG path through `values`, scaled to the chart box (newest on the right); none
+    before two values, as one point would draw a flat line that says nothing."""
+    if len(values) < 2:
         return None
     low, high = min(values), max(values)
     span = (high - low) or 1.0
     inner_w = CHART_WIDTH - 2 * CHART_PAD
     inner_h = CHART_HEIGHT - 2 * CHART_PAD
-    step = inner_w / (len(values) - 1) if len(values) > 1 else 0.0
+    step = inner_w / (len(values) - 1)
     points = [
         (CHART_PAD + i * step, CHART_PAD + inner_h - (value - low) / span * inner_h)
         for i, value in enumerate(values)
     ]
-    if len(points) == 1:  # one rated match: a flat line across the box
-        points.append((CHART_WIDTH - CHART_PAD, points[0][1]))
     path = "M" + " L".join(f"{x:.1f},{y:.1f}" for x, y in points)
     return {
         "path": path,

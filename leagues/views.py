@@ -49,6 +49,8 @@ def league_table(request, slug: str):
             "ladder": ladder,
             "division": division,
             "lines": lines,
+            # Before a second round there is no earlier place to compare: no column.
+            "show_moves": any(line.movement is not None for line in lines),
             "membership": selectors.membership_of(league, player),
             "next_season": selectors.next_season(seasons),
             "running": next((s for s in seasons if s.status == "running"), None),

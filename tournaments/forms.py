@@ -72,8 +72,14 @@ class TournamentForm(forms.Form):
     grand_final = forms.ChoiceField(
         label="Grand final (double elimination)",
         required=False,
-        choices=Tournament.GrandFinal.choices,
+        # Short option names: the model's long ones are cut off inside a select.
+        choices=[
+            (Tournament.GrandFinal.RESET, "With a reset"),
+            (Tournament.GrandFinal.SIMPLE, "One match"),
+        ],
         initial=Tournament.GrandFinal.RESET,
+        help_text="With a reset, a second match is played if the losers' bracket champion "
+        "wins the first.",
     )
     swiss_rounds = forms.IntegerField(
         label="Swiss rounds",

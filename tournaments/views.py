@@ -2,6 +2,8 @@
 logic here: every button calls the service the API calls, and a refusal (DomainError) is
 shown as a message with the service's own words."""
 
+import re
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
@@ -97,7 +99,7 @@ def bracket_drawing(bracket: dict) -> dict:
     """
     rounds = bracket["rounds"]
     if not rounds:
-        return {"heads": [], "tree": None, "columns": [], "extras": []}
+        return {"heads": [], "tree": None, "columns": [], "extras": [], "width": ""}
     # A final is the last round's one main table; Swiss rounds and group stages have none.
     finals = [t for t in rounds[-1]["tables"] if not t["third_place"]]
     root = finals[0] if len(finals) == 1 else None
@@ -155,7 +157,32 @@ def bracket_drawing(bracket: dict) -> dict:
         "columns": [] if is_tree and final else rounds,
         "extras": [t for t in rounds[-1]["tables"] if t["third_place"]],
         "spacers": range(len(rounds) - 1),
+        "width": _column_width(rounds),
     }
+
+
+# A name breaks only between words: at a space, or after a hyphen.
+_WORD_BREAKS = re.compile(r"\s+|(?<=-)")
+
+
+def _column_width(rounds: list[dict]) -> str:
+    """The bracket's column width class: the longest word of any name widens every column
+    (the round headers stay over their tables) rather than be broken in the middle."""
+    longest = max(
+        (
+            len(word)
+            for rnd in rounds
+            for table in rnd["tables"]
+            for seat in table["seats"]
+            for word in _WORD_BREAKS.split(str(seat["player"]))
+        ),
+        default=0,
+    )
+    if longest > 19:
+        return "cols-widest"
+    if longest > 14:
+        return "cols-wide"
+    return ""
 
 
 def _table_label(table: dict) -> str:

@@ -30,6 +30,18 @@ def fits_a_phone(page) -> bool:
     return page.evaluate("document.documentElement.scrollWidth") <= 375
 
 
+def nav_is_whole_on_a_phone(page) -> bool:
+    """Every header link and button is drawn in full inside the screen: none is cut at its
+    edge, scrolled out of sight or hidden (Account included)."""
+    return page.evaluate(
+        """() => [...document.querySelectorAll('header.site a, header.site button')].every(e => {
+            const box = e.getBoundingClientRect();
+            return box.width > 0 && box.left >= 0 && box.right <= innerWidth
+                && e.scrollWidth <= e.clientWidth + 1;
+        })"""
+    )
+
+
 def test_main_pages_fit_a_phone_and_are_photographed(page, login, shoot, monkeypatch):
     # The test plays the bracket itself (tests.tournaments.helpers.drive): no broker.
     for task in (
@@ -57,6 +69,7 @@ def test_main_pages_fit_a_phone_and_are_photographed(page, login, shoot, monkeyp
             page.set_viewport_size({"width": 375, "height": 800})
             page.goto(path)
             assert fits_a_phone(page), f"{path} scrolls sideways on a phone"
+            assert nav_is_whole_on_a_phone(page), f"{path}: the header is cut on a phone"
             shoot(name)
 
     visit(ANONYMOUS)
@@ -69,3 +82,6 @@ def test_main_pages_fit_a_phone_and_are_photographed(page, login, shoot, monkeyp
             "home-with-entries": "/",
         }
     )
+    # On a phone too, the header keeps the account's own link.
+    page.set_viewport_size({"width": 375, "height": 800})
+    assert page.locator("header.site a", has_text="Account").is_visible()

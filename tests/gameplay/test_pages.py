@@ -11,6 +11,7 @@ from django.urls import reverse
 from engine import variants
 from gameplay import games, profile, services
 from gameplay.models import Match, Seat
+from gameplay.views import line_chart
 from tests.factories import (
     AchievementFactory,
     LevelFactory,
@@ -78,6 +79,11 @@ def test_lobby_shows_open_and_locked_rooms_for_the_player(page, login):
     assert float(locked.evaluate("row => getComputedStyle(row).opacity")) < 1
     assert "Closed" not in page.content()
     assert page.locator(".login-hint").count() == 0
+    # Stacked on a phone, each cell still says which column it is.
+    page.set_viewport_size({"width": 375, "height": 800})
+    seats = page.locator("tr.room.open td[data-label=Seats]").first
+    assert "Seats" in seats.evaluate("td => getComputedStyle(td, '::before').content")
+    assert page.locator("table.rooms thead").is_hidden()
 
 
 @pytest.mark.browser
@@ -147,6 +153,43 @@ def test_anonymous_lobby_shows_rooms_as_for_level_one_with_a_login_hint(client):
     ]
     assert b"login-hint" in response.content
     assert b"unlocks at level 3" in response.content
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_new_players_profile_reads_as_words_not_placeholders(client, eager_tasks):
+    """No levels defined, no achievements, one rated match: no full bar claiming the top
+    level, no developer wording, one link to the account, and a sentence in place of a
+    chart that would be a flat line through one point."""
+    player = PlayerFactory(user__username="noor", display_name="Noor")
+    play_match(player, services.bot_players(kind="greedy", count=1)[0], seed="first")
+    client.force_login(player.user)
+    page = client.get(f"/players/{player.pk}/").content.decode()
+    assert "after 1 rated match" in page
+    assert '<svg class="rating-chart"' not in page
+    assert "The rating chart appears after two rated matches." in page
+    assert "highest level" not in page and 'id="level-progress"' not in page
+    assert "There is no level above this one yet." in page
+    assert "There are no achievements to earn yet." in page
+    assert page.count(f'href="{reverse("account")}"') == 1  # the header's, not a second one
+
+
+def test_the_rating_chart_needs_two_points():
+    assert line_chart([]) is None and line_chart([1500.0]) is None
+    chart = line_chart([1500.0, 1520.0])
+    assert chart["count"] == 2 and chart["path"].count("L") == 1
+
+
+@pytest.mark.django_db
+def test_the_lobby_shortens_the_seed_commitment_and_leaves_the_api_path_to_the_docs(client):
+    player = PlayerFactory()
+    client.force_login(player.user)
+    response = client.get("/rooms/")
+    commitment = response.context["next_seed"]
+    page = response.content.decode()
+    assert len(commitment) == 64
+    assert f"<code>{commitment[:16]}…</code>" in page  # short in the sentence...
+    assert f'<code class="wrap">{commitment}</code></details>' in page  # ...whole on demand
+    assert "POST /api/rooms" not in page and 'href="/api/docs/"' in page
 
 
 @pytest.mark.django_db

@@ -132,3 +132,31 @@ def test_profile_shows_the_league_history(client):
     player_id = Standing.objects.filter(season=season).first().player_id
     page = client.get(f"/players/{player_id}/").content.decode()
     assert "Leagues" in page and league.name in page
+
+
+def test_the_league_page_names_its_points_and_shows_moves_once_there_are_any(client):
+    league = make_league(name="Fresh League", divisions=[("Gold", 4, 1, 1)])
+    start(league, gameplay.bot_players(kind="greedy", count=4))
+    fresh = client.get(f"/leagues/{league.slug}/").content.decode()
+    assert (
+        f"league points: {league.points_win} for a win, {league.points_draw} for a draw, "
+        f"{league.points_loss} for a loss" in fresh
+    )
+    # Nothing to compare yet: no column of blank marks, nothing in the key about it.
+    assert 'class="move"' not in fresh and "places since the last round" not in fresh
+    ranked, _ = a_season()
+    moved = client.get(f"/leagues/{ranked.slug}/").content.decode()
+    assert 'title="Places since the last round"' in moved and 'class="move"' in moved
+
+
+def test_the_leaderboard_marks_the_chosen_game(client):
+    board = client.get("/leaderboard/?variant=basic").content.decode()
+    assert '<a href="?variant=basic" aria-current="page">Basic Rummy</a>' in board
+    assert '<a href="?variant=gin">Gin Rummy</a>' in board
+
+
+def test_no_leagues_explains_them_and_points_staff_to_the_admin(client, admin_client):
+    player = client.get("/leagues/").content.decode()
+    assert "A league is a ladder of divisions" in player and "/admin/" not in player
+    staff = admin_client.get("/leagues/").content.decode()
+    assert 'href="/admin/leagues/league/add/"' in staff

@@ -124,3 +124,16 @@ def test_a_tournament_taking_registrations_lists_its_entries(client):
     assert page.count('class="entry"') == 3
     assert "drawn when the tournament starts" in page
     assert client.get("/tournaments/999999/").status_code == 404
+
+
+@pytest.mark.django_db
+def test_a_running_or_finished_tournament_says_so_to_who_is_not_in_it(client):
+    running = open_tournament(name="Running Cup", show_up_seconds=0)
+    register_all(running, bots(4))
+    services.tournament_start(tournament_id=running.pk)
+    page = client.get(f"/tournaments/{running.pk}/").content.decode()
+    assert 'live</span>\n      <span class="muted">· Gin Rummy' in page
+    assert "It has started</h2>" in page and "Entries closed when the bracket was drawn" in page
+    assert "Registration is not open" not in page and "Enter this tournament" not in page
+    finished = client.get(f"/tournaments/{finished_cup(4).pk}/").content.decode()
+    assert "It has finished</h2>" in finished and "This tournament is over." in finished

@@ -225,7 +225,7 @@ def test_the_champion_is_shown_as_champion(client, no_broker):
     drive(tournament)
     champion = Entry.objects.get(tournament=tournament, placement=1)
     page = client.get(f"/tournaments/{tournament.pk}/").content.decode()
-    results = re.findall(r'<tr class="placement[^"]*">.*?<td>([^<]*)</td></tr>', page)
+    results = re.findall(r'<tr class="placement[^"]*">.*?<td[^>]*>([^<]*)</td></tr>', page)
     assert results == ["Champion", "Runner-up", "Out in the Semi-finals", "Out in the Semi-finals"]
     profile = client.get(f"/players/{champion.player_id}/").content.decode()
     assert 'class="trophy"' in profile and " Champion</span>" in profile and "Crown Cup" in profile
