@@ -9,6 +9,7 @@ from datetime import timedelta
 
 from django.db import models
 from django.db.models import F, Q
+from django.utils import timezone
 
 from gameplay.models import VARIANT_CHOICES, Match, Player, Reward, Title
 from leagues import standings
@@ -175,6 +176,11 @@ class Round(models.Model):
 
     def __str__(self) -> str:
         return f"{self.season} · {self.division.name} · round {self.number}"
+
+    @property
+    def due(self) -> bool:
+        """Its opening time has passed but beat has not opened it yet (within a tick)."""
+        return self.opened_at is None and self.opens_at <= timezone.now()
 
 
 class Fixture(models.Model):

@@ -5,8 +5,8 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from leagues import services
-from leagues.models import Membership
+from leagues import selectors, services
+from leagues.models import Membership, Round
 from tests.factories import PlayerFactory
 from tests.leagues.conftest import make_league, start
 
@@ -57,3 +57,25 @@ def test_home_shows_the_next_fixture_and_its_deadline(client):
     assert "Next fixture:</strong> Home League, round 1, against" in home
     assert ">Rival</a>." in home and "play it by" in home
     assert "1st" in home or "2nd" in home  # the league place, in words
+
+
+@pytest.mark.django_db
+def test_the_next_fixture_says_whether_its_round_is_to_come_due_or_open(client):
+    league = make_league(name="Timing League", divisions=[("Only", 4, 0, 0)])
+    me = PlayerFactory()
+    start(league, [me, PlayerFactory()])
+    client.force_login(me.user)
+    first = selectors.next_fixture(me).round
+
+    def when() -> str:
+        home = client.get("/").content.decode()
+        return home.split('class="muted small fixture-when">')[1].split("</p>")[0]
+
+    later = timezone.now() + timedelta(hours=2)
+    Round.objects.filter(pk=first.pk).update(opens_at=later, deadline=later + timedelta(days=1))
+    assert when().startswith("Opens ")
+    # Its time has come, but beat has not dealt it yet: not "Opens" at a time gone by.
+    Round.objects.filter(pk=first.pk).update(opens_at=timezone.now() - timedelta(minutes=1))
+    assert when().startswith("Opening now: your table is being dealt; play it by ")
+    services.round_open(round_id=first.pk)
+    assert when().startswith("Open now: play it by ")
