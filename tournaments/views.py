@@ -420,22 +420,38 @@ def take_seat(request, pk: int, table_id: int):
 
 # --- the organiser's ---------------------------------------------------------------------------
 
+
+def _cancelled(tournament: Tournament) -> str:
+    """What cancelling refunds, read just before: the fees held, as the question put it."""
+    fees = selectors.held_fees(tournament)
+    if not fees["entries"]:
+        return "Cancelled. No fees were held, so nothing was refunded."
+    coins, players = fees["coins"], fees["entries"]
+    return (
+        f"Cancelled. {coins} coin{'' if coins == 1 else 's'} refunded "
+        f"to {players} player{'' if players == 1 else 's'}."
+    )
+
+
+# Each action's service and what to say when it is done (a callable reads the tournament first).
 ACTIONS = {
     "open-registration": (services.tournament_open_registration, "Registration is open."),
     "open-check-in": (services.tournament_open_check_in, "Check-in is open."),
     "close-check-in": (services.tournament_close_check_in, "Check-in is closed."),
     "start": (services.tournament_start, "The tournament has started: the bracket is drawn."),
-    "cancel": (services.tournament_cancel, "The tournament is cancelled; fees were refunded."),
+    "cancel": (services.tournament_cancel, _cancelled),
 }
 
 
 @login_required
 @require_POST
 def manage(request, pk: int, action: str):
-    _visible(request, pk)
+    tournament = _visible(request, pk)
     if action not in ACTIONS:
         raise Http404("No such action.")
     call, done = ACTIONS[action]
+    if callable(done):
+        done = done(tournament)
     _attempt(request, done, call, tournament_id=pk, by=request.user)
     return _back(pk)
 

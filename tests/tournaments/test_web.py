@@ -212,10 +212,18 @@ def test_cancelling_refunds_and_says_so(client):
     page = client.get(f"/tournaments/{tournament.pk}/").content.decode()
     assert "2 entries get their fees back (20 coins in all)" in page
     response = client.post(f"/tournaments/{tournament.pk}/manage/cancel/", follow=True)
-    assert said(response) == ["The tournament is cancelled; fees were refunded."]
+    assert said(response) == ["Cancelled. 20 coins refunded to 2 players."]
     assert sorted(
         Player.objects.filter(pk__in=[p.pk for p in players]).values_list("coins", flat=True)
     ) == [10, 10]
+
+
+def test_cancelling_a_free_tournament_says_nothing_was_refunded(client):
+    tournament = open_tournament()
+    register_all(tournament, humans(2))
+    client.force_login(tournament.organiser)
+    response = client.post(f"/tournaments/{tournament.pk}/manage/cancel/", follow=True)
+    assert said(response) == ["Cancelled. No fees were held, so nothing was refunded."]
 
 
 def test_the_champion_is_shown_as_champion(client, no_broker):
