@@ -3,9 +3,10 @@
 from django.contrib.auth.models import Permission
 
 from gameplay import services as gameplay
+from gameplay.models import Match
 from tests.factories import PlayerFactory, UserFactory
 from tournaments import services
-from tournaments.models import Tournament
+from tournaments.models import Table, Tournament
 
 FAST_GIN = {"target": 10}
 
@@ -82,3 +83,19 @@ def drive(tournament: Tournament, *, rounds: int = 100) -> Tournament:
             play_match(match_id)
     tournament.refresh_from_db()
     return tournament
+
+
+def disputed_first_table(tournament: Tournament) -> Table:
+    """Play the first table's match, cut the last move from its stored log and finalize:
+    the replay no longer reaches the stored result, so finalize disputes it."""
+    table = tournament.tables.get(round_number=1, position=0)
+    services.table_start(table_id=table.pk)
+    match = table.matches.get().match
+    gameplay.match_play_bots(match_id=match.pk)
+    match.refresh_from_db()
+    Match.objects.filter(pk=match.pk).update(log=match.log[:-1])
+    gameplay.match_finalize(match_id=match.pk)
+    services.table_match_finished(match_id=match.pk)
+    match.refresh_from_db()
+    assert match.status == Match.Status.DISPUTED
+    return table

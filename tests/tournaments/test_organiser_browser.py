@@ -6,9 +6,16 @@ import re
 
 import pytest
 
-from gameplay import services as gameplay
 from gameplay.models import Match, Player
-from tests.tournaments.helpers import bots, drive, humans, open_tournament, organiser, register_all
+from tests.tournaments.helpers import (
+    bots,
+    disputed_first_table,
+    drive,
+    humans,
+    open_tournament,
+    organiser,
+    register_all,
+)
 from tests.tournaments.test_web_browser import confirm
 from tournaments import services
 from tournaments.models import Entry, Table, Tournament
@@ -68,22 +75,6 @@ def test_the_organiser_cancels_and_the_fees_go_back(page, login, shoot):
     shoot("organiser-cancelled")
 
 
-def disputed_first_table(tournament: Tournament) -> Table:
-    """Play the first table's match, cut the last move from its stored log and finalize:
-    the replay no longer reaches the stored result, so finalize disputes it."""
-    table = tournament.tables.get(round_number=1, position=0)
-    services.table_start(table_id=table.pk)
-    match = table.matches.get().match
-    gameplay.match_play_bots(match_id=match.pk)
-    match.refresh_from_db()
-    Match.objects.filter(pk=match.pk).update(log=match.log[:-1])
-    gameplay.match_finalize(match_id=match.pk)
-    services.table_match_finished(match_id=match.pk)
-    match.refresh_from_db()
-    assert match.status == Match.Status.DISPUTED
-    return table
-
-
 def test_the_organiser_replays_a_disputed_match_and_the_bracket_moves_on(page, login, shoot):
     by = organiser("olga")
     tournament = open_tournament(by=by, name="Disputed Gin", show_up_seconds=0)
@@ -115,4 +106,6 @@ def test_the_organiser_replays_a_disputed_match_and_the_bracket_moves_on(page, l
     assert final.seats.filter(entry=winner).exists()
     assert tournament.entries.filter(status=Entry.Status.CHAMPION).count() == 1
     assert page.locator(".btable.final .bseat.champion").count() == 1
+    set_aside = page.locator('.btable[data-table="1-0"] footer a.set-aside')
+    assert set_aside.inner_text() == "Game 1 (set aside) ›"
     shoot("organiser-dispute-resolved")

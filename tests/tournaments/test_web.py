@@ -11,6 +11,7 @@ from tests.factories import PlayerFactory, UserFactory
 from tests.tournaments.helpers import (
     FAST_GIN,
     bots,
+    disputed_first_table,
     drive,
     humans,
     open_tournament,
@@ -343,3 +344,16 @@ def test_the_form_offers_a_double_elimination_second_stage(client):
     assert bad.status_code == 200
     assert "two-stage events only" in bad.content.decode()
     assert not Tournament.objects.filter(name="Bad").exists()
+
+
+def test_a_replayed_disputed_match_reads_as_set_aside_in_the_bracket(client, no_broker):
+    tournament = open_tournament(show_up_seconds=0)
+    register_all(tournament, bots(4))
+    services.tournament_start(tournament_id=tournament.pk)
+    table = disputed_first_table(tournament)
+    services.table_replay(table_id=table.pk, by=tournament.organiser)
+    page = client.get(f"/tournaments/{tournament.pk}/").content.decode()
+    [games] = re.findall(r'data-table="1-0".*?<footer>(.*?)</footer>', page, re.S)
+    labels = re.findall(r'<(?:a|span) class="([^"]*)"[^>]*>([^<]*)</', games)
+    # The replacement is live and, in a tournament closed to spectators, not linked yet.
+    assert labels == [("watch set-aside", "Game 1 (set aside) ›"), ("muted", "Game 2")]
