@@ -107,5 +107,5 @@ def test_the_organiser_replays_a_disputed_match_and_the_bracket_moves_on(page, l
     assert tournament.entries.filter(status=Entry.Status.CHAMPION).count() == 1
     assert page.locator(".btable.final .bseat.champion").count() == 1
     set_aside = page.locator('.btable[data-table="1-0"] footer a.set-aside')
-    assert set_aside.inner_text() == "Game 1 (set aside) ›"
+    assert set_aside.inner_text() == "Game 1 (set aside) \u203a"
     shoot("organiser-dispute-resolved")

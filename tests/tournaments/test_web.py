@@ -356,4 +356,4 @@ def test_a_replayed_disputed_match_reads_as_set_aside_in_the_bracket(client, no_
     [games] = re.findall(r'data-table="1-0".*?<footer>(.*?)</footer>', page, re.S)
     labels = re.findall(r'<(?:a|span) class="([^"]*)"[^>]*>([^<]*)</', games)
     # The replacement is live and, in a tournament closed to spectators, not linked yet.
-    assert labels == [("watch set-aside", "Game 1 (set aside) ›"), ("muted", "Game 2")]
+    assert labels == [("watch set-aside", "Game 1 (set aside) \u203a"), ("muted", "Game 2")]
