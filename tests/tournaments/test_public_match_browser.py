@@ -36,6 +36,7 @@ def test_a_visitor_logged_out_follows_a_bracket_link_to_a_finished_match(page, s
     champion = tournament.entries.get(placement=1).player
     assert champion.display_name in result.inner_text()
     assert page.get_by_role("heading", name="Match over").is_visible()
+    assert page.locator("#claim-window").is_hidden()  # no discard on offer: no empty pill
     shoot("public-finished-match")
 
 
