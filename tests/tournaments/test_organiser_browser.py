@@ -87,6 +87,9 @@ def test_the_organiser_replays_a_disputed_match_and_the_bracket_moves_on(page, l
     disputed = panel.locator("li", has=page.locator("summary", has_text="Replay it"))
     assert disputed.count() == 1
     assert re.search(r"Round 1, table 1\b", disputed.inner_text())
+    cancel = panel.locator("summary", has_text="Cancel tournament").bounding_box()
+    heading = panel.get_by_role("heading", name="Disputed matches").bounding_box()
+    assert heading["y"] - (cancel["y"] + cancel["height"]) >= 16  # a section, not a caption
     shoot("organiser-disputed")
 
     confirm(page, "Replay it", "Replay")
