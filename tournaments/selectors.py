@@ -118,6 +118,7 @@ def bracket(tournament: Tournament) -> dict:
         # A table of one decided at once is a bye (Swiss: worth a win), not a walkover:
         # a walkover is a table a seated opponent lost by not playing.
         bye = table.walkover and len(at_table) == 1 and not at_table[0].forfeited
+        played = matches.get(table.pk, [])
         tables.setdefault(table.round_number, []).append(
             {
                 "id": table.pk,
@@ -133,7 +134,12 @@ def bracket(tournament: Tournament) -> dict:
                 "games_played": table.games_played,
                 "feeders": [list(ref) for ref in feeders],
                 "seats": [_seat(s, advanced, bye) for s in at_table],
-                "matches": matches.get(table.pk, []),
+                "matches": played,
+                # Waiting on the organiser: a game of it failed its replay and is not set aside.
+                "disputed": table.status == Table.Status.PLAYING
+                and any(
+                    m["status"] == Match.Status.DISPUTED and not m["set_aside"] for m in played
+                ),
             }
         )
     drawn = [

@@ -305,13 +305,7 @@ def _player_panel(request, tournament: Tournament) -> dict:
 
 def _organiser_panel(tournament: Tournament, bracket: dict) -> dict:
     status = tournament.status
-    disputed = [
-        table
-        for rnd in bracket["rounds"]
-        for table in rnd["tables"]
-        if table["status"] == Table.Status.PLAYING
-        and any(m["status"] == "disputed" and not m["set_aside"] for m in table["matches"])
-    ]
+    disputed = [table for rnd in bracket["rounds"] for table in rnd["tables"] if table["disputed"]]
     return {
         "editable": status in services.BEFORE_START,
         "open_registration": status == Tournament.Status.DRAFT,

@@ -351,6 +351,11 @@ def test_a_replayed_disputed_match_reads_as_set_aside_in_the_bracket(client, no_
     register_all(tournament, bots(4))
     services.tournament_start(tournament_id=tournament.pk)
     table = disputed_first_table(tournament)
+    page = client.get(f"/tournaments/{tournament.pk}/").content.decode()
+    [state] = re.findall(
+        r'data-table="1-0".*?<span class="state">(.*?)</span>\s*</header>', page, re.S
+    )
+    assert re.sub(r"<[^>]+>", "", state) == "disputed"  # not "playing": it waits on the organiser
     services.table_replay(table_id=table.pk, by=tournament.organiser)
     page = client.get(f"/tournaments/{tournament.pk}/").content.decode()
     [games] = re.findall(r'data-table="1-0".*?<footer>(.*?)</footer>', page, re.S)
