@@ -314,7 +314,10 @@ def _organiser_panel(tournament: Tournament, bracket: dict) -> dict:
         "start": status in services.STARTABLE,
         "cancel": status not in (Tournament.Status.FINISHED, Tournament.Status.CANCELLED),
         "fees": selectors.held_fees(tournament),
-        "disqualifiable": (*services.ACTIVE_ENTRY, Entry.Status.PLAYING),
+        # Nobody is disqualified from a tournament that is over.
+        "disqualifiable": (*services.ACTIVE_ENTRY, Entry.Status.PLAYING)
+        if status not in (Tournament.Status.FINISHED, Tournament.Status.CANCELLED)
+        else (),
         "seeding": tournament.seeding == Tournament.Seeding.MANUAL
         and status in services.BEFORE_START,
         "disputed": disputed,

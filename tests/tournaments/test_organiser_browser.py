@@ -72,6 +72,8 @@ def test_the_organiser_cancels_and_the_fees_go_back(page, login, shoot):
     assert "Cancelled. 20 coins refunded to 2 players." in notices(page)
     assert [p.coins for p in Player.objects.filter(pk__in=[p.pk for p in players])] == [50, 50]
     assert not page.locator("#organiser-panel summary").count()  # nothing left to run
+    assert not page.locator("#entries summary", has_text="Disqualify").count()
+    assert "Cancelled before the draw" in page.locator("#bracket-section").inner_text()
     shoot("organiser-cancelled")
 
 
