@@ -32,6 +32,10 @@ def test_a_promotion_is_a_notice_and_shows_on_the_league_page(
     assert "Your next fixture" in page.inner_text("#next-fixture")
     assert "UTC" in page.inner_text("#next-fixture")
     shoot("league-after-a-promotion")
+    page.set_viewport_size({"width": 375, "height": 800})
+    # The standings scroll in their own box; the page itself stays a phone's width.
+    assert page.evaluate("document.documentElement.scrollWidth") <= 375
+    page.set_viewport_size({"width": 1280, "height": 800})
 
     page.goto(f"/leagues/{league.slug}/?season=1&division=2")
     row = page.locator(f'tr[data-player="{promoted.pk}"]')
