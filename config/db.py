@@ -6,6 +6,7 @@ from collections.abc import Sequence
 
 from django.db import connections, router
 from django.db.models import Model
+from django.db.models.fields import AutoFieldMixin
 
 
 def bulk_update(
@@ -50,6 +51,56 @@ def bulk_update(
     sql = head.format(values=", ".join([row] * len(objs)))
     with _server_binding_cursor(connection, len(params)) as cursor:
         cursor.execute(sql, params)
+
+
+def bulk_insert(objs: Sequence[Model]) -> None:
+    """Insert new rows of one model in one statement, and give each object its id.
+
+    Django's `bulk_create` builds a placeholder and prepares each value through the
+    compiler, then psycopg parses the long statement again on the client: for the 128
+    matches a tournament batch starts, with their JSON columns, about a quarter of a
+    millisecond per match, more than the rest of creating it. On PostgreSQL this sends a
+    statement worked out once per model, with the values bound; elsewhere it is Django's.
+    """
+    if not objs:
+        return
+    model = type(objs[0])
+    connection = connections[router.db_for_write(model)]
+    if connection.vendor != "postgresql":
+        model.objects.bulk_create(objs)
+        return
+    fields, head, row, tail = _insert_statement(model, connection.alias)
+    rows_at_once = MAX_BOUND_PARAMS // len(fields)
+    for start in range(0, len(objs), rows_at_once):
+        chunk = objs[start : start + rows_at_once]
+        params = []
+        for obj in chunk:
+            obj._prepare_related_fields_for_save(operation_name="bulk_insert")
+            params += [f.get_db_prep_save(f.pre_save(obj, True), connection) for f in fields]
+        with _server_binding_cursor(connection, len(params)) as cursor:
+            cursor.execute(head + ", ".join([row] * len(chunk)) + tail, params)
+            ids = [pk for (pk,) in cursor.fetchall()]
+        for obj, pk in zip(chunk, ids, strict=True):
+            obj.pk = pk
+            obj._state.adding, obj._state.db = False, connection.alias
+
+
+@functools.lru_cache(maxsize=64)
+def _insert_statement(model, alias: str) -> tuple:
+    """`bulk_insert`'s statement for a model with a database-made id, once per process."""
+    connection = connections[alias]
+    meta = model._meta
+    if not isinstance(meta.pk, AutoFieldMixin):
+        raise TypeError(f"bulk_insert needs an id the database makes; {model.__name__} has none")
+    fields = [field for field in meta.concrete_fields if field is not meta.pk]
+    quote = connection.ops.quote_name
+    names = ", ".join(quote(field.column) for field in fields)
+    return (
+        fields,
+        f"INSERT INTO {quote(meta.db_table)} ({names}) VALUES ",
+        "(" + ", ".join(f"%s::{field.cast_db_type(connection)}" for field in fields) + ")",
+        f" RETURNING {quote(meta.pk.column)}",
+    )
 
 
 @functools.lru_cache(maxsize=256)

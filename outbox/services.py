@@ -57,16 +57,15 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from datetime import datetime, timedelta
 from functools import cache
-from typing import NamedTuple
 
 from celery.signals import before_task_publish
 from django.conf import settings
-from django.db import connection, connections, transaction
+from django.db import connection, transaction
 from django.utils import timezone
 from kombu.exceptions import OperationalError as BrokerError
 
 from config.celery import app
-from config.db import bulk_update
+from config.db import bulk_insert, bulk_update
 from outbox.models import Job
 
 logger = logging.getLogger(__name__)
@@ -165,10 +164,10 @@ def write_jobs(task, arg_lists: Sequence[Sequence], *, countdown: float | None =
         hand_off.chosen = True
         kept, jobs = jobs[0], jobs[1:]
         kept.published_at = None
-        _insert([kept, *jobs])
+        bulk_insert([kept, *jobs])
         transaction.on_commit(lambda: setattr(hand_off, "job", kept))
     else:
-        _insert(jobs)
+        bulk_insert(jobs)
     if countdown is None and jobs:
         transaction.on_commit(lambda: _publish(jobs))
 
@@ -179,54 +178,10 @@ def publish_handed_off(job: Job) -> None:
     _publish([job])
 
 
-# The columns a new job's INSERT writes (all but the id).
-INSERTED = ["task", "args", "available_at", "attempts", "published_at", "started_at", "created_at"]
-
-
-def _insert(jobs: list[Job]) -> None:
-    """`bulk_create`, which on PostgreSQL is one INSERT assembled here: every move of a
-    live table writes a job, and compiling `bulk_create`'s statement for its one row cost
-    about a millisecond of CPU, more than sending it."""
-    if connection.vendor != "postgresql":
-        Job.objects.bulk_create(jobs)
-        return
-    fields, sql = _insert_statement(connection.alias)
-    params = [
-        field.get_db_prep_save(getattr(job, field.attname), connection)
-        for job in jobs
-        for field in fields
-    ]
-    with connection.cursor() as cursor:
-        cursor.execute(sql.head + ", ".join([sql.rows] * len(jobs)) + sql.tail, params)
-        ids = [pk for (pk,) in cursor.fetchall()]
-    for job, pk in zip(jobs, ids, strict=True):
-        job.pk = pk
-        job._state.adding, job._state.db = False, connection.alias
-
-
-class _Insert(NamedTuple):
-    head: str
-    rows: str
-    tail: str
-
-
-@cache
-def _insert_statement(alias: str) -> tuple[list, _Insert]:
-    """The fields and the pieces of `_insert`'s statement, worked out once per process."""
-    connection = connections[alias]
-    fields = [Job._meta.get_field(name) for name in INSERTED]
-    quote = connection.ops.quote_name
-    return fields, _Insert(
-        head=f"INSERT INTO {quote(Job._meta.db_table)} ({', '.join(map(quote, INSERTED))}) VALUES ",
-        rows="(" + ", ".join(f"%s::{field.cast_db_type(connection)}" for field in fields) + ")",
-        tail=f" RETURNING {quote(Job._meta.pk.column)}",
-    )
-
-
 def discard_jobs(task_name: str, first_args: list) -> None:
     """Delete the pending jobs of `task_name` whose first argument is in `first_args`, in
     the current transaction (see `config.jobs.discard`); one statement written here on
-    PostgreSQL, for the same reason as `_insert`."""
+    PostgreSQL, for the same reason as `config.db.bulk_insert`."""
     if connection.vendor != "postgresql":
         Job.objects.filter(task=task_name, args__0__in=first_args).delete()
         return

@@ -9,7 +9,7 @@ from typing import NamedTuple
 from django.db import transaction
 from django.utils import timezone
 
-from config.db import bulk_update
+from config.db import bulk_insert, bulk_update
 from config.errors import Conflict, DomainError, NotAllowed, NotFound
 from config.jobs import discard, enqueue, enqueue_many
 from engine import IllegalAction, fair, variants
@@ -113,7 +113,8 @@ def match_create_many(*, specs: list[NewMatch]) -> list[Match]:
             claimers.append(match)
         to_move = spec.players[game.to_move] if game.to_move is not None else None
         dealt.append((match, spec.players, to_move))
-    matches = Match.objects.bulk_create(_with_deadline(m, to_move) for m, _, to_move in dealt)
+    matches = [_with_deadline(m, to_move) for m, _, to_move in dealt]
+    bulk_insert(matches)
     Seat.objects.bulk_create(
         Seat(match=match, index=index, player=player)
         for match, players, _ in dealt

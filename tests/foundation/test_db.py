@@ -1,4 +1,5 @@
-"""config.db.bulk_update writes exactly what Django's bulk_update writes, in one statement."""
+"""config.db.bulk_update and bulk_insert write exactly what Django's bulk_update and bulk_create
+write, in one statement."""
 
 from datetime import UTC, datetime
 
@@ -6,7 +7,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from config.db import MAX_BOUND_PARAMS, bulk_update
+from config.db import MAX_BOUND_PARAMS, bulk_insert, bulk_update
 from gameplay.models import Match
 
 pytestmark = pytest.mark.django_db
@@ -98,3 +99,38 @@ def test_bulk_update_appends_to_a_json_list_without_sending_it_back(before, adde
     assert Match.objects.get(pk=match.pk).log == before + added
     assert Match.objects.get(pk=other.pk).log == [*before, {"seat": 1}]
     assert Match.objects.get(pk=match.pk).seq == 7
+
+
+def new_match(i: int) -> Match:
+    return changed(
+        Match(variant="gin", options={"target": i}, players=2, seed=f"n{i}", commitment="c"), i
+    )
+
+
+def test_bulk_insert_stores_what_bulk_create_stores_and_gives_the_ids():
+    ours, djangos = [new_match(i) for i in range(1, 9)], [new_match(i) for i in range(1, 9)]
+    with CaptureQueriesContext(connection) as queries:
+        bulk_insert(ours)
+    assert len(queries) == 1
+    Match.objects.bulk_create(djangos)
+    assert all(m.pk and not m._state.adding for m in ours)
+    assert stored([m.pk for m in ours]) == stored([m.pk for m in djangos])
+    assert [m.created_at is not None for m in ours] == [True] * 8  # auto_now_add, as Django
+    options = dict(Match.objects.filter(pk__in=[m.pk for m in ours]).values_list("pk", "options"))
+    assert [options[m.pk] for m in ours] == [{"target": i} for i in range(1, 9)]
+
+
+def test_bulk_insert_of_nothing_sends_nothing():
+    with CaptureQueriesContext(connection) as queries:
+        bulk_insert([])
+    assert len(queries) == 0
+
+
+@pytest.mark.postgres
+def test_bulk_insert_of_more_values_than_a_statement_binds_writes_them_all():
+    count = MAX_BOUND_PARAMS // (len(Match._meta.concrete_fields) - 1) + 5  # all but the id
+    objs = [new_match(i % 50) for i in range(count)]
+    with CaptureQueriesContext(connection) as queries:
+        bulk_insert(objs)
+    assert len(queries) == 2  # one statement per as many rows as it can bind
+    assert Match.objects.filter(pk__in=[m.pk for m in objs]).count() == count
