@@ -141,8 +141,11 @@ def _award(matches: list[Match], seats_of: dict[int, list[Seat]]) -> None:
             }
             updated = {m: before.get(m, 0) + n for m, n in counts.items() if n}
             streak = before.get(Metric.WIN_STREAK, 0) + 1 if won else 0
-            updated[Metric.WIN_STREAK] = streak
-            updated[Metric.BEST_WIN_STREAK] = max(streak, before.get(Metric.BEST_WIN_STREAK, 0))
+            best = max(streak, before.get(Metric.BEST_WIN_STREAK, 0))
+            # A streak that stays at 0, or a best it does not pass, is no row to write.
+            for metric, value in ((Metric.WIN_STREAK, streak), (Metric.BEST_WIN_STREAK, best)):
+                if value != before.get(metric, 0):
+                    updated[metric] = value
             before.update(updated)
             changed[seat.player_id].update(updated)
             amount = (
