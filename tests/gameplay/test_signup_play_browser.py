@@ -9,7 +9,7 @@ import pytest
 from gameplay.models import Match, Player
 from tests.factories import RoomFactory
 from tests.gameplay import test_table_page as table_page
-from tests.gameplay.test_table_page import TURN, play_turn
+from tests.gameplay.test_table_page import play_to_the_end
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 # The table needs its socket: uvicorn serves config.asgi in a thread (test_table_page.py).
@@ -52,14 +52,7 @@ def test_a_new_person_signs_up_plays_a_match_and_sees_their_profile_change(
     ).click()
     page.wait_for_url("**/matches/*/")
     page.wait_for_selector("#conn[data-state='live']")
-    deadline = time.monotonic() + 120
-    while page.get_attribute("#knock-table", "data-status") == "active":
-        assert time.monotonic() < deadline, "the match did not finish in time"
-        page.wait_for_selector(TURN, timeout=15_000)
-        if page.get_attribute("#knock-table", "data-status") != "active":
-            break
-        play_turn(page)
-    page.wait_for_selector("#result:not([hidden])")
+    play_to_the_end(page, seconds=120)
     shoot("signup-play-result")
     match = Match.objects.get(seats__player=player)
     assert match.status == Match.Status.FINISHED

@@ -135,6 +135,18 @@ def play_turn(page) -> None:
     )
 
 
+def play_to_the_end(page, seconds: float) -> None:
+    """Play the page's seat turn by turn (`play_turn`) until the match is over."""
+    deadline = time.monotonic() + seconds
+    while page.get_attribute("#knock-table", "data-status") == "active":
+        assert time.monotonic() < deadline, "the match did not finish in time"
+        page.wait_for_selector(TURN, timeout=15_000)
+        if page.get_attribute("#knock-table", "data-status") != "active":
+            break
+        play_turn(page)
+    page.wait_for_selector("#result:not([hidden])")
+
+
 def hidden_cards(match: Match, seat: int, seq: int) -> set[str]:
     """What `seat` held unseen by others after `seq` moves (replayed from the log)."""
     game = variants.get(match.variant).replay(
@@ -183,14 +195,7 @@ def test_a_person_plays_a_whole_gin_match_against_a_bot(open_page, celery_worker
     assert "of" in hand.first.get_attribute("aria-label")
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / "table-1280.png"), full_page=True)
-    deadline = time.monotonic() + 100
-    while page.get_attribute("#knock-table", "data-status") == "active":
-        assert time.monotonic() < deadline, "the match did not finish in time"
-        page.wait_for_selector(TURN, timeout=15000)
-        if page.get_attribute("#knock-table", "data-status") != "active":
-            break
-        play_turn(page)
-    page.wait_for_selector("#result:not([hidden])")
+    play_to_the_end(page, seconds=100)
     assert match.seed in page.inner_text("#result")
     assert "Commitment" in page.inner_text("#result")
     page.screenshot(path=str(SHOTS / "table-result-1280.png"), full_page=True)
