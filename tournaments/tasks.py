@@ -39,20 +39,15 @@ def match_finished(*match_ids: int) -> int:
 
 @shared_task(**RETRY)
 def start_tables(tournament_id: int) -> int:
-    """Start a batch of ready tables, re-enqueueing first while more remain (long draws).
+    """Start a batch of ready tables, then re-enqueue while more remain (long draws).
 
-    The next batch's job is written before this batch's bot play, so it is the one the
-    worker runs next (`outbox.services.handing_off`) and every first-round table starts
-    within seconds, while the batches' play goes out to all workers. Written after, it
-    queued behind each batch's play: the last of a 4,096-entry field's sixteen batches
-    started 30 s after the first, and its rounds then ran on one worker while the other
-    waited. Killed after the enqueue, the job runs again (its row stays until it returns);
-    both find the same waiting tables, and the second finds them started.
+    Killed between the two, the job runs again (its row stays until it returns) and
+    starts the next batch itself.
     """
     ids = services.waiting_tables(tournament_id=tournament_id, limit=START_BATCH)
+    services.table_start_many(table_ids=ids)
     if len(ids) == START_BATCH:
         enqueue("tournaments.tasks.start_tables", tournament_id)
-    services.table_start_many(table_ids=ids)
     return len(ids)
 
 

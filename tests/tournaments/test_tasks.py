@@ -160,27 +160,3 @@ def test_a_broker_down_after_finalize_fails_nothing_and_keeps_the_announcement(
     assert gameplay_tasks.finalize_match.apply(args=matches).get() == 2
     job = Job.objects.get(task="tournaments.tasks.match_finished")
     assert sorted(job.args) == sorted(matches) and job.attempts == 0
-
-
-def test_a_long_draw_starts_its_next_batch_first_so_the_same_worker_runs_it_next(
-    no_broker, monkeypatch
-):
-    """Written after its batch's bot play, the next batch's job was not the one handed off
-    (`outbox.services.handing_off`): it queued behind every batch's play, so a 4,096-entry
-    field's last batch of tables started 30 s after its first, and finished alone on one
-    worker while the other waited."""
-    from outbox import services as outbox
-
-    monkeypatch.setattr(tasks, "START_BATCH", 3)
-    tournament = open_tournament(show_up_seconds=0, best_of=1)
-    register_all(tournament, bots(8))  # four tables: a batch of three, then one
-    services.tournament_start(tournament_id=tournament.pk)
-    with outbox.handing_off() as hand_off:
-        assert tasks.start_tables.run(tournament.pk) == 3
-    assert (hand_off.job.task, hand_off.job.args) == (
-        "tournaments.tasks.start_tables",
-        [tournament.pk],
-    )
-    with outbox.handing_off() as hand_off:  # the last batch: its bot play comes next
-        assert tasks.start_tables.run(tournament.pk) == 1
-    assert hand_off.job.task == "gameplay.tasks.play_bots"
