@@ -305,6 +305,7 @@ def _player_panel(request, tournament: Tournament) -> dict:
 
 def _organiser_panel(tournament: Tournament, bracket: dict) -> dict:
     status = tournament.status
+    over = status in (Tournament.Status.FINISHED, Tournament.Status.CANCELLED)
     disputed = [table for rnd in bracket["rounds"] for table in rnd["tables"] if table["disputed"]]
     return {
         "editable": status in services.BEFORE_START,
@@ -312,12 +313,10 @@ def _organiser_panel(tournament: Tournament, bracket: dict) -> dict:
         "open_check_in": status == Tournament.Status.REGISTRATION,
         "close_check_in": status == Tournament.Status.CHECK_IN,
         "start": status in services.STARTABLE,
-        "cancel": status not in (Tournament.Status.FINISHED, Tournament.Status.CANCELLED),
+        "cancel": not over,
         "fees": selectors.held_fees(tournament),
         # Nobody is disqualified from a tournament that is over.
-        "disqualifiable": (*services.ACTIVE_ENTRY, Entry.Status.PLAYING)
-        if status not in (Tournament.Status.FINISHED, Tournament.Status.CANCELLED)
-        else (),
+        "disqualifiable": () if over else (*services.ACTIVE_ENTRY, Entry.Status.PLAYING),
         "seeding": tournament.seeding == Tournament.Seeding.MANUAL
         and status in services.BEFORE_START,
         "disputed": disputed,
