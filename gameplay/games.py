@@ -66,7 +66,7 @@ def load(match):
 
 
 def replay(match):
-    moves = [{"seat": move["seat"], "action": move["action"]} for move in match.log]
+    """The match rebuilt from its stored log (the engine reads past each move's `at`)."""
     return variants.get(match.variant).replay(
-        moves, players=match.players, seed=deal_seed(match), options=match.options
+        match.log, players=match.players, seed=deal_seed(match), options=match.options
     )

@@ -401,10 +401,14 @@ def match_play_bots_many(*, match_ids: Iterable[int], max_actions: int = 5000) -
             moves = []
             first = game.to_move
             deadline = match.claim_deadline
+            bot_seats = set(bots)
+            claims.refresh(match, game, bot_seats, moves)
             while not game.over and len(moves) < max_actions:
-                # Other bots answer the open claim window first (once per window).
-                moves += claims.ask_bots(match, game, bots)
-                claims.refresh(match, game, set(bots), moves)
+                # Other bots answer the open claim window first (once per window). Most
+                # variants never open one: then a move costs the engine's work alone.
+                if match.claim_window is not None:
+                    moves += claims.ask_bots(match, game, bots)
+                    claims.refresh(match, game, bot_seats, moves)
                 if game.to_move not in bots or (match.bot_pause_ms and game.to_move != first):
                     break
                 seat = game.to_move
@@ -415,7 +419,7 @@ def match_play_bots_many(*, match_ids: Iterable[int], max_actions: int = 5000) -
                 # A bot choosing an illegal action is a bug: let IllegalAction surface.
                 game.apply(action, seat=seat)
                 moves.append({"seat": seat, "action": action})
-                claims.refresh(match, game, set(bots), moves)
+                claims.refresh(match, game, bot_seats, moves)
             if moves:
                 played.append((match, game, moves))
                 continue
