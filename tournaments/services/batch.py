@@ -17,7 +17,7 @@ from config.db import bulk_update
 from gameplay import live
 from gameplay import services as gameplay
 from tournaments import bracket as bk
-from tournaments.models import Entry, Round, Table, TableMatch, TableSeat, Tournament
+from tournaments.models import Entry, Table, TableMatch, TableSeat, Tournament
 from tournaments.services.common import _ref
 from tournaments.services.finish import _maybe_finish_tournament
 
@@ -60,7 +60,6 @@ class Batch:
         self.now = now
         self.tables: dict[int, Table] = {}
         self.tournaments: dict[int, Tournament] = {}
-        self.rounds: dict[int, Round] = {}
         self.at: dict[tuple[int, bk.TableRef], Table] = {}  # by tournament and position
         self.seats: dict[int, list[TableSeat]] = {}
         self.new_seats: list[TableSeat] = []
@@ -71,14 +70,19 @@ class Batch:
 
     def lock(self, tables) -> list[Table]:
         """Lock and load these tables (a queryset) and their seats, in primary-key order."""
-        rows = list(tables.select_for_update().exclude(pk__in=list(self.tables)).order_by("pk"))
-        # One instance per tournament and round for the whole batch, not one per table:
-        # the tournament's row is wide, and a batch locks a few hundred tables of one.
-        self._load_missing(Tournament, self.tournaments, {row.tournament_id for row in rows})
-        self._load_missing(Round, self.rounds, {row.round_id for row in rows})
+        rows = list(
+            tables.select_for_update(of=("self",))
+            .select_related("round")
+            .exclude(pk__in=list(self.tables))
+            .order_by("pk")
+        )
+        # One tournament instance for the whole batch, not one per table: its row is wide,
+        # and a batch locks a few hundred tables of one tournament.
+        missing = {row.tournament_id for row in rows} - self.tournaments.keys()
+        if missing:
+            self.tournaments.update(Tournament.objects.in_bulk(missing))
         for row in rows:
             row.tournament = self.tournaments[row.tournament_id]
-            row.round = self.rounds[row.round_id]
             self.tables[row.pk] = row
             self.at[row.tournament_id, _ref(row)] = row
             self.seats[row.pk] = []
@@ -89,12 +93,6 @@ class Batch:
         ):
             self.seats[seat.table_id].append(seat)
         return rows
-
-    @staticmethod
-    def _load_missing(model, loaded: dict, ids: set[int]) -> None:
-        missing = ids - loaded.keys()
-        if missing:
-            loaded.update(model.objects.in_bulk(missing))
 
     def lock_refs(self, tournament: Tournament, refs) -> dict[bk.TableRef, Table]:
         """Lock the tables at these bracket positions, unless held already; by position."""
