@@ -12,16 +12,8 @@ from outbox.worker import RETRY
 from tournaments import services
 from tournaments.models import Table, TableMatch, Tournament
 
-# Tables started per task. Each batch's matches are played, finalized and recorded
-# together, and the next round's batches are half as big, so the first round's size sets
-# every round's, and a tournament costs about (first-round batches x rounds) batches of
-# fixed work (queries, task trips). 128 gives a 1,024-entry field four batches to share
-# among workers; a field with a first round of `WIDE_ROUND` tables or more starts them 256
-# at a time, still at least eight batches: a 4,096-entry gin tournament ran 8 first-round
-# batches instead of 16 and 79 finalize batches instead of 143 (tournament_bench).
+# Tables the sweeper hands to one match_finished job (services.start_batch sizes starts).
 START_BATCH = 128
-WIDE_START_BATCH = 256
-WIDE_ROUND = 8 * WIDE_START_BATCH
 
 
 def enqueue_match_finished(sender, match_ids: list[int], **kwargs) -> None:
@@ -47,8 +39,7 @@ def start_tables(tournament_id: int) -> int:
     Killed between the two, the job runs again (its row stays until it returns) and
     starts the next batch itself.
     """
-    first_round = Table.objects.filter(tournament_id=tournament_id, round_number=1).count()
-    batch = WIDE_START_BATCH if first_round >= WIDE_ROUND else START_BATCH
+    batch = services.start_batch(tournament_id=tournament_id)
     ids = services.waiting_tables(tournament_id=tournament_id, limit=batch)
     services.table_start_many(table_ids=ids)
     if len(ids) == batch:

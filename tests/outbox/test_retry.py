@@ -42,6 +42,7 @@ def test_a_task_retries_an_operational_error(monkeypatch, task, module, name, va
 
     monkeypatch.setattr(module, name, flaky)
     monkeypatch.setattr(tournament_services, "table_start_many", lambda **kwargs: {})
+    monkeypatch.setattr(tournament_services, "start_batch", lambda **kwargs: 128)
     result = task.apply(args=(1,))
     assert result.get() == (value if returned is None else returned)
     assert len(calls) == 2

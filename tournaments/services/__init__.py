@@ -71,6 +71,7 @@ from tournaments.services.registration import (
 )
 from tournaments.services.results import table_match_finished, table_matches_finished
 from tournaments.services.schedule import (
+    start_batch,
     tournaments_due,
     tournaments_with_ready_tables,
     waiting_tables,
@@ -103,6 +104,7 @@ __all__ = [
     "group_orders",
     "place_points",
     "round_name",
+    "start_batch",
     "swiss_standings",
     "table_deadline",
     "table_match_finished",

@@ -36,6 +36,24 @@ def waiting_tables(*, tournament_id: int, limit: int) -> list[int]:
     )
 
 
+# Tables started per start_tables job. Each batch's matches are played, finalized and
+# recorded together, and the next round's batches are half as big, so the first round's
+# size sets every round's, and a tournament costs about (first-round batches x rounds)
+# batches of fixed work (queries, task trips). 128 gives a 1,024-entry field four batches
+# to share among workers; a first round of `WIDE_ROUND` tables or more starts 256 at a
+# time, still eight batches or more: a 4,096-entry gin field then ran 8 first-round batches
+# instead of 16 and 79 finalize batches instead of 143 (benchmarks/tournament_bench.py).
+START_BATCH = 128
+WIDE_START_BATCH = 256
+WIDE_ROUND = 8 * WIDE_START_BATCH
+
+
+def start_batch(*, tournament_id: int) -> int:
+    """How many ready tables one start_tables job starts in this tournament."""
+    first_round = Table.objects.filter(tournament_id=tournament_id, round_number=1).count()
+    return WIDE_START_BATCH if first_round >= WIDE_ROUND else START_BATCH
+
+
 def tournaments_with_ready_tables() -> list[int]:
     # order_by(): the tables' default ordering would join DISTINCT, one row per table.
     return list(_ready_tables().order_by().values_list("tournament_id", flat=True).distinct())
