@@ -12,8 +12,8 @@ from outbox.worker import RETRY
 from tournaments import services
 from tournaments.models import Table, TableMatch, Tournament
 
-# Tables the sweeper hands to one match_finished job (services.start_batch sizes starts).
-START_BATCH = 128
+# Unrecorded results the sweeper hands to one match_finished job, as a start batch holds.
+SWEEP_BATCH = 128
 
 
 def enqueue_match_finished(sender, match_ids: list[int], **kwargs) -> None:
@@ -86,8 +86,8 @@ def enforce_deadlines() -> int:
     ):
         unrecorded[tournament_id].append(match_id)
     for match_ids in unrecorded.values():
-        for start in range(0, len(match_ids), START_BATCH):
-            match_finished.delay(*match_ids[start : start + START_BATCH])
+        for start in range(0, len(match_ids), SWEEP_BATCH):
+            match_finished.delay(*match_ids[start : start + SWEEP_BATCH])
     stalled = services.tournaments_with_ready_tables()
     for tournament_id in stalled:
         start_tables.delay(tournament_id)
