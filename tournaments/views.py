@@ -3,6 +3,7 @@ logic here: every button calls the service the API calls, and a refusal (DomainE
 shown as a message with the service's own words."""
 
 import re
+from collections import Counter
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -246,8 +247,13 @@ def placement_rows(entries: list[Entry], bracket: dict) -> list[dict]:
     form = bracket["format"]
     groups = len(bracket["stages"][0]["rounds"]) if "stages" in bracket else 0
     losers = {r["side_round"]: r["name"] for r in bracket["rounds"] if r["side"] == "L"}
+    shared = Counter(e.placement for e in entries)
     return [
-        {"entry": e, "outcome": result_words(e, n_rounds, third_match, form, groups, losers)}
+        {
+            "entry": e,
+            "outcome": result_words(e, n_rounds, third_match, form, groups, losers),
+            "joint": shared[e.placement] > 1,  # both semi-final losers are 3rd: "=3"
+        }
         for e in entries
     ]
 

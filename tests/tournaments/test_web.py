@@ -243,6 +243,18 @@ def test_the_champion_is_shown_as_champion(client, no_broker):
     assert "Runner-up" in profile and "out in round" not in profile.lower()
 
 
+def test_shared_places_read_as_joint(client, no_broker):
+    # Both semi-final losers place 3rd: the column reads "=3", and "joint 3" aloud.
+    tournament = open_tournament(show_up_seconds=0)
+    register_all(tournament, bots(4))
+    services.tournament_start(tournament_id=tournament.pk)
+    drive(tournament)
+    page = client.get(f"/tournaments/{tournament.pk}/").content.decode()
+    places = re.findall(r'<td data-label="Place">(.*?)</td>', page)
+    joint = '<span aria-hidden="true">=</span><span class="visually-hidden">joint </span>3'
+    assert places == ["1", "2", joint, joint]
+
+
 def test_notices_say_what_needs_the_player_now(client, no_broker):
     tournament = open_tournament(name="Notice Cup", show_up_seconds=600)
     [player] = humans(1)
