@@ -36,6 +36,8 @@ def match_verify(*, match: Match) -> str | None:
         replayed = games.replay(match)
     except IllegalAction as exc:
         return f"move log does not replay: {exc.code}: {exc.message}"
+    except ValueError as exc:  # a stored move of the wrong shape, which no writer makes
+        return f"move log does not replay: {exc}"
     if replayed.seq != match.seq:
         return f"replay reached move {replayed.seq}, stored {match.seq}"
     forfeit = (match.result or {}).get("forfeit")

@@ -115,6 +115,20 @@ def test_tampered_move_log_is_disputed_and_awards_nothing():
     assert XpEntry.objects.count() == 0
 
 
+@pytest.mark.parametrize("mangle", [lambda m: m.pop("seat"), lambda m: m.update(note="x")])
+def test_a_move_log_of_the_wrong_shape_is_disputed(mangle):
+    # A stored move without its seat, or with a key no writer puts there, is a log the
+    # engine refuses to read: a dispute, not a finalize that fails on every retry.
+    match = finished_unfinalized_match()
+    log = match.log
+    mangle(log[3])
+    Match.objects.filter(pk=match.pk).update(log=log)
+    assert services.match_finalize(match_id=match.pk) is False
+    match.refresh_from_db()
+    assert match.status == Match.Status.DISPUTED
+    assert match.dispute_reason.startswith("move log does not replay: move 3 must be")
+
+
 def test_a_batch_awards_its_good_matches_around_a_disputed_one():
     """The same two bots sat all three: each counted match adds to their counters in turn."""
     first, tampered, third = (finished_unfinalized_match() for _ in range(3))
