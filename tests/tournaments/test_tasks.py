@@ -15,6 +15,7 @@ from outbox.models import Job
 from tests.tournaments.helpers import bots, humans, open_tournament, register_all
 from tournaments import services, tasks
 from tournaments.models import Entry, Table, TableMatch, Tournament
+from tournaments.services import schedule
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -94,6 +95,25 @@ def started(players: int) -> list[int]:
         .values_list("match_id", flat=True)
     )
     return matches
+
+
+def test_a_wide_first_round_starts_more_tables_a_job(no_broker, monkeypatch):
+    """Sizes scaled down: a first round of WIDE_ROUND tables or more starts
+    WIDE_START_BATCH tables a job, a narrower one START_BATCH, and a full batch queues
+    the next job."""
+    monkeypatch.setattr(schedule, "START_BATCH", 1)
+    monkeypatch.setattr(schedule, "WIDE_START_BATCH", 2)
+    monkeypatch.setattr(schedule, "WIDE_ROUND", 4)
+    narrow, wide = (open_tournament(show_up_seconds=0, best_of=1) for _ in range(2))
+    register_all(narrow, bots(4))  # two first-round tables
+    register_all(wide, bots(8))  # four
+    for tournament in (narrow, wide):
+        services.tournament_start(tournament_id=tournament.pk)
+    assert services.start_batch(tournament_id=narrow.pk) == 1
+    assert services.start_batch(tournament_id=wide.pk) == 2
+    Job.objects.filter(task="tournaments.tasks.start_tables").delete()
+    assert tasks.start_tables(wide.pk) == 2
+    assert Job.objects.filter(task="tournaments.tasks.start_tables", args=[wide.pk]).count() == 1
 
 
 def test_a_tournament_with_many_ready_tables_is_listed_once(no_broker):

@@ -41,8 +41,9 @@ def waiting_tables(*, tournament_id: int, limit: int) -> list[int]:
 # size sets every round's, and a tournament costs about (first-round batches x rounds)
 # batches of fixed work (queries, task trips). 128 gives a 1,024-entry field four batches
 # to share among workers; a first round of `WIDE_ROUND` tables or more starts 256 at a
-# time, still eight batches or more: a 4,096-entry gin field then ran 8 first-round batches
-# instead of 16 and 79 finalize batches instead of 143 (benchmarks/tournament_bench.py).
+# time, still eight batches or more: a 4,096-entry gin field then runs 8 first-round
+# batches instead of 16, so about 79 finalize batches (8 x 9 halvings + 7) instead of the
+# 143 counted at 128 (benchmarks/tournament_bench.py).
 START_BATCH = 128
 WIDE_START_BATCH = 256
 WIDE_ROUND = 8 * WIDE_START_BATCH
