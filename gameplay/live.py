@@ -43,7 +43,6 @@ from weakref import WeakKeyDictionary
 
 import redis
 import redis.asyncio
-from channels.layers import InMemoryChannelLayer, get_channel_layer
 from django.conf import settings
 from django.db import connections, transaction
 
@@ -56,9 +55,11 @@ def match_group(match_id: int) -> str:
     return f"match.{match_id}"
 
 
-def layer_crosses_processes() -> bool:
-    layer = get_channel_layer()
-    return layer is not None and not isinstance(layer, InMemoryChannelLayer)
+def feed_configured() -> bool:
+    """Redis is configured (`REDIS_URL`, or a Redis broker), so the feeds and the channel
+    layer reach other processes. Without it (the embedded default) nothing here calls
+    Redis: the watchers and the notice sockets' own reads carry everything."""
+    return bool(settings.REDIS_URL)
 
 
 def window_stage(claim_deadline) -> int:
@@ -76,10 +77,10 @@ def announce(matches: list[Match]) -> None:
     """Once the caller's transaction commits, tell every web process the matches' new
     versions.
 
-    Only with Redis (a layer shared across processes); without, the watchers find the
-    moves. A failed publish is logged and costs those tables at most one watcher tick.
+    Only with Redis (`feed_configured`); without, the watchers find the moves. A failed
+    publish is logged and costs those tables at most one watcher tick.
     """
-    if not layer_crosses_processes():
+    if not feed_configured():
         return
     versions = [(match.pk, *version(match)) for match in matches]
     transaction.on_commit(lambda: _publish(versions), robust=True)
@@ -95,7 +96,7 @@ def notify_players(player_ids) -> None:
     (`KNOCK_LIVE["notice_seconds"]`), the way the watcher finds moves. A failed publish
     is logged and costs those players one such tick.
     """
-    if not layer_crosses_processes():
+    if not feed_configured():
         return
     ids = sorted(set(player_ids))
     if ids:
@@ -156,7 +157,7 @@ class SeqWatcher:
         loop = asyncio.get_running_loop()
         if self.task is None or self.task.done():
             self.task = loop.create_task(self.run())
-        if (self.listener is None or self.listener.done()) and layer_crosses_processes():
+        if (self.listener is None or self.listener.done()) and feed_configured():
             self.listener = loop.create_task(self.listen())
 
     def unwatch(self, match_id: int, consumer) -> None:
@@ -255,7 +256,7 @@ class NoticeHub:
 
     def join(self, player_id: int, consumer) -> None:
         self.consumers[player_id].add(consumer)
-        if (self.listener is None or self.listener.done()) and layer_crosses_processes():
+        if (self.listener is None or self.listener.done()) and feed_configured():
             self.subscribed.clear()
             self.listener = asyncio.get_running_loop().create_task(self.listen())
 

@@ -137,26 +137,25 @@ def matches_with_seats(
     `match.log` is read on first use. `for_update` locks the match rows, in id order
     (two batches never deadlock); `active_only` leaves out the matches that are over.
     """
-    if connection.vendor != "postgresql":
-        # The one-statement read is PostgreSQL's SQL (ANY, FOR UPDATE OF); the embedded
-        # SQLite default reads the same rows through the ORM.
-        matches = (
-            Match.objects.filter(pk__in=list(match_ids))
-            .defer("log")
-            .prefetch_related(
-                Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("index"))
-            )
-            .order_by("pk")
+    if connection.vendor == "postgresql":
+        params = [list(match_ids)] + ([Match.Status.ACTIVE] if active_only else [])
+        seats = _SEATED[active_only](params, for_update=for_update)
+    else:
+        # The compiled statement is PostgreSQL's SQL (ANY, FOR UPDATE OF); the embedded
+        # SQLite default reads the same joined rows through the ORM, in one statement too
+        # (SQLite takes the whole database for a write, so there is no row to lock).
+        seats = (
+            Seat.objects.filter(match_id__in=list(match_ids))
+            .select_related("match", "player")
+            .defer("match__log")
+            .order_by("match_id", "index")
         )
         if active_only:
-            matches = matches.filter(status=Match.Status.ACTIVE)
-        return list(matches.select_for_update() if for_update else matches)
-    params = [list(match_ids)] + ([Match.Status.ACTIVE] if active_only else [])
-    seats = _SEATED[active_only](params, for_update=for_update)
+            seats = seats.filter(match__status=Match.Status.ACTIVE)
     matches: dict[int, Match] = {}
     grouped: dict[int, list[Seat]] = {}
     for seat in seats:  # a match's seats share its instance
-        matches.setdefault(seat.match_id, seat.match)
+        seat.match = matches.setdefault(seat.match_id, seat.match)
         grouped.setdefault(seat.match_id, []).append(seat)
     for match in matches.values():
         _cache_seats(match, grouped[match.pk])

@@ -85,14 +85,22 @@ def celery_worker(celery_test_queue, transactional_db):
 
 
 def pytest_collection_modifyitems(config, items):
-    """Tests marked `postgres` prove row locks and concurrency; SQLite cannot, so they are
-    skipped there, visibly. CI runs on PostgreSQL with KNOCK_STRICT=1, where any skip fails."""
-    if connection.vendor == "postgresql":
-        return
-    marker = pytest.mark.skip(reason="needs PostgreSQL: set DATABASE_URL=postgres://...")
+    """Tests marked `postgres` prove row locks and concurrency, which SQLite cannot; tests
+    marked `redis` prove the Redis feeds and channel layer, which the embedded default has
+    none of. Either is skipped where its server is not configured, visibly. CI runs them on
+    PostgreSQL and Redis with KNOCK_STRICT=1, where any skip fails."""
+    from django.conf import settings
+
+    missing = {}
+    if connection.vendor != "postgresql":
+        missing["postgres"] = "needs PostgreSQL: set DATABASE_URL=postgres://..."
+    if not settings.REDIS_URL:
+        missing["redis"] = "needs Redis: set REDIS_URL or CELERY_BROKER_URL=redis://..."
     for item in items:
-        if "postgres" in item.keywords:
-            item.add_marker(marker)
+        for name, reason in missing.items():
+            if name in item.keywords:
+                item.add_marker(pytest.mark.skip(reason=reason))
+                break
 
 
 def pytest_sessionfinish(session, exitstatus):

@@ -37,8 +37,11 @@ def _die_with_the_test() -> None:
 
 
 def database_url() -> str:
-    """The URL of the database this process uses now (a test database, in tests)."""
+    """The URL of the database this process uses now (a test database, in tests): on the
+    embedded default, the test database's SQLite file, which another process can open."""
     db = connection.settings_dict
+    if connection.vendor == "sqlite":
+        return f"sqlite:///{db['NAME']}"
     password = f":{db['PASSWORD']}" if db.get("PASSWORD") else ""
     return (
         f"postgres://{db['USER']}{password}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}"

@@ -288,7 +288,7 @@ def test_no_frame_ever_holds_the_other_seats_hand():
 def test_announce_reaches_only_a_shared_layer(monkeypatch):
     """In the embedded default the layer is in-process: announcing is left to watchers."""
     sent = []
-    monkeypatch.setattr(live, "layer_crosses_processes", lambda: False)
+    monkeypatch.setattr(live, "feed_configured", lambda: False)
     monkeypatch.setattr(live, "_send", lambda versions: sent.append(versions))
     match, _, _ = human_match()
     live.announce([match])
@@ -310,8 +310,9 @@ def test_a_move_over_the_socket_is_answered_once():
         await comm.send_json_to({"type": "act", "seq": 0, "action": action, "ref": 7})
         answer, _ = await frames_until(comm, "view")
         assert answer["ref"] == 7 and answer["seq"] == 1
-        # The feed's notice of this move, and a repeat of it, change nothing.
-        await database_sync_to_async(live._send)([(match.pk, 1, "active")])
+        # The notice of this move (what the feed hands the watcher with Redis, and its own
+        # poll finds without), and a repeat of it, change nothing.
+        live.watcher().tell_all(b'[[%d, 1, "active", 1]]' % match.pk)
         while not await comm.receive_nothing(timeout=max(live_poll() * 2, 1.0)):
             frame = await comm.receive_json_from()
             assert frame["type"] == "presence", frame  # its own join, echoed by the group
@@ -320,6 +321,7 @@ def test_a_move_over_the_socket_is_answered_once():
     run_async(run)
 
 
+@pytest.mark.redis
 def test_the_feed_reaches_every_socket_of_the_match_at_once():
     """A version published on the feed (what a worker's commit does) makes each socket at
     that match send its own view, within the feed's time, not the 5 s poll's."""

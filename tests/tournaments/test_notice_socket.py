@@ -29,7 +29,7 @@ def test_only_a_signed_in_player_gets_a_notice_socket():
 
 
 def test_without_redis_the_socket_finds_news_on_its_own(monkeypatch, settings):
-    monkeypatch.setattr(live, "layer_crosses_processes", lambda: False)
+    monkeypatch.setattr(live, "feed_configured", lambda: False)
     settings.KNOCK_LIVE = {**settings.KNOCK_LIVE, "notice_seconds": 0.2}
     tournament = open_tournament(name="Quiet Cup")
     [player] = humans(1)
