@@ -155,7 +155,9 @@ def matches_with_seats(
     matches: dict[int, Match] = {}
     grouped: dict[int, list[Seat]] = {}
     for seat in seats:  # a match's seats share its instance
-        seat.match = matches.setdefault(seat.match_id, seat.match)
+        match = matches.setdefault(seat.match_id, seat.match)
+        if seat.match is not match:  # the ORM's join gives each row an instance of its own
+            seat.match = match
         grouped.setdefault(seat.match_id, []).append(seat)
     for match in matches.values():
         _cache_seats(match, grouped[match.pk])

@@ -6,6 +6,7 @@ import uuid
 import celery.contrib.testing.tasks  # noqa: F401 - registers celery.ping for the ping check
 import pytest
 from celery.contrib.testing.worker import start_worker
+from django.conf import settings
 from django.db import connection
 from rest_framework.test import APIClient
 
@@ -89,8 +90,6 @@ def pytest_collection_modifyitems(config, items):
     marked `redis` prove the Redis feeds and channel layer, which the embedded default has
     none of. Either is skipped where its server is not configured, visibly. CI runs them on
     PostgreSQL and Redis with KNOCK_STRICT=1, where any skip fails."""
-    from django.conf import settings
-
     missing = {}
     if connection.vendor != "postgresql":
         missing["postgres"] = "needs PostgreSQL: set DATABASE_URL=postgres://..."

@@ -11,6 +11,7 @@ from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
 from django.conf import settings
+from django.db import transaction
 from django.test import Client
 
 from config.asgi import application
@@ -293,6 +294,27 @@ def test_announce_reaches_only_a_shared_layer(monkeypatch):
     match, _, _ = human_match()
     live.announce([match])
     assert sent == []
+
+
+def test_without_redis_nothing_calls_redis(monkeypatch, settings):
+    """The embedded default (no `REDIS_URL`): a move's announce and a notice publish
+    nothing, and a socket's watcher subscribes to no feed, whatever the channel layer."""
+    settings.REDIS_URL = ""
+    calls = []
+    monkeypatch.setattr(live, "_feed_client", lambda: calls.append("client"))
+    match, ada, _ = human_match()
+    with transaction.atomic():
+        live.announce([match])
+        live.notify_players([ada.pk])
+
+    async def run():
+        watcher = live.watcher()
+        watcher.watch(match.pk, mock.Mock())
+        assert watcher.listener is None
+        watcher.unwatch(match.pk, next(iter(watcher.consumers[match.pk])))
+
+    run_async(run)
+    assert calls == []
 
 
 def test_a_move_over_the_socket_is_answered_once():
