@@ -432,9 +432,9 @@ def _apply_result(rnd: Round, fixture: Fixture, match: Match) -> None:
     league = rnd.season.league
     placed = {s.player_id: s for s in match.seats.all()}
     seats = list(fixture.seats.all())
-    # Penalty points (Indian, Dummy: the lowest total wins) count against their holder, so
-    # "game points for" and the difference rank the same way as in the other variants.
-    sign = -1 if league.variant in gameplay.LOWER_SCORE_WINS else 1
+    # Penalty points (Indian, Dummy, penalty Basic: the lowest total wins) count against
+    # their holder, so "game points for" and the difference rank the same way as elsewhere.
+    sign = -1 if variants.get(match.variant).lower_score_wins(match.options) else 1
     result = standings.Result(
         rnd.number,
         {s.player_id: placed[s.player_id].placement for s in seats},

@@ -82,6 +82,12 @@ class Game(abc.ABC):
         """What ``seat`` may see (None: a spectator), JSON-safe."""
 
 
+def placements(scores: list[int], *, lower_wins: bool) -> list[int]:
+    """1-based rank per seat; equal scores share the better rank (1, 1, 3)."""
+    sign = 1 if lower_wins else -1
+    return [1 + sum(1 for o in scores if sign * o < sign * s) for s in scores]
+
+
 class Variant(abc.ABC):
     """A rule book; subclasses set the class attributes and implement `new`, `bot_action`."""
 
@@ -112,6 +118,17 @@ class Variant(abc.ABC):
 
     def check_option_combination(self, options: dict) -> None:  # noqa: B027 - optional hook
         """Hook for rules between options; raise ValueError naming the conflict."""
+
+    def lower_score_wins(self, options: dict | None) -> bool:
+        """Whether the lowest total wins a match with ``options`` (penalty scoring)."""
+        return False
+
+    def forfeit_placements(self, scores: list[int], seat: int, options: dict | None) -> list[int]:
+        """Places when ``seat`` forfeits: it comes last, the others rank by their totals so
+        far the way the game itself ranks them."""
+        others = [score for i, score in enumerate(scores) if i != seat]
+        ranks = iter(placements(others, lower_wins=self.lower_score_wins(options)))
+        return [len(scores) if i == seat else next(ranks) for i in range(len(scores))]
 
     def validate_players(self, players: int) -> int:
         if not isinstance(players, int) or isinstance(players, bool):

@@ -11,13 +11,12 @@ from engine.cards import Card, card
 from engine.errors import IllegalAction
 from engine.melds import BASIC_POINTS, classify
 from engine.variants import basic_bots, register
-from engine.variants.base import Option, Variant
+from engine.variants.base import Option, Variant, placements
 from engine.variants.table import (
     Choice,
     TableGame,
     check_seat,
     copy_json,
-    placements,
     sort_key,
     take_from,
     texts,
@@ -560,6 +559,9 @@ class BasicVariant(Variant):
             "takes from the discard pile per hand; one more ends the hand as a stalemate",
         ),
     )
+
+    def lower_score_wins(self, options: dict | None) -> bool:
+        return self.validate_options(options)["scoring"] == "penalty"
 
     def new(self, players: int = 2, seed: str = "", options: dict | None = None) -> BasicGame:
         self.validate_players(players)

@@ -551,6 +551,9 @@ class DummyVariant(Variant):
         ),
     )
 
+    def lower_score_wins(self, options: dict | None) -> bool:
+        return True
+
     def new(self, players: int = 2, seed: str = "", options: dict | None = None) -> DummyGame:
         self.validate_players(players)
         return DummyGame(self, players, seed, self.validate_options(options))

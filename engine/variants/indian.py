@@ -13,13 +13,12 @@ from engine.cards import RANKS, Card
 from engine.errors import IllegalAction
 from engine.melds import INDIAN_POINTS, INF, PURE_AND_TWO_RUNS, Search, classify
 from engine.variants import indian_bots, register
-from engine.variants.base import Option, Variant
+from engine.variants.base import Option, Variant, placements
 from engine.variants.table import (
     Choice,
     TableGame,
     check_seat,
     copy_json,
-    placements,
     sort_key,
     take_from,
     texts,
@@ -523,6 +522,9 @@ class IndianVariant(Variant):
     def check_option_combination(self, options: dict) -> None:
         if options["format"] != "deals" and options["deals"] != 2:
             raise ValueError("option 'deals' applies only to format 'deals'")
+
+    def lower_score_wins(self, options: dict | None) -> bool:
+        return True
 
     def new(self, players: int = 2, seed: str = "", options: dict | None = None) -> IndianGame:
         self.validate_players(players)

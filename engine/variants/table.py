@@ -36,12 +36,6 @@ def texts(hand) -> list[str]:
     return [c.text for c in sorted(hand, key=sort_key)]
 
 
-def placements(scores: list[int], *, lower_wins: bool) -> list[int]:
-    """1-based rank per seat; equal scores share the better rank (1, 1, 3)."""
-    sign = 1 if lower_wins else -1
-    return [1 + sum(1 for o in scores if sign * o < sign * s) for s in scores]
-
-
 def copy_json(value):
     if isinstance(value, dict):
         return {k: copy_json(v) for k, v in value.items()}

@@ -31,7 +31,6 @@ from gameplay.services.common import IllegalMove, InsufficientCoins
 from gameplay.services.fairplay import fair_play_record_many, login_trace_record, player_mark
 from gameplay.services.finalize import match_finalize, match_finalize_many, match_verify
 from gameplay.services.matches import (
-    LOWER_SCORE_WINS,
     NewMatch,
     match_act,
     match_create,
@@ -64,7 +63,6 @@ from gameplay.services.ratings import RATING_MODEL, rating_ordinal, ratings_upda
 # NotAllowed, games and variants are not services: callers (the tests) have reached them
 # through this package since it was one module.
 __all__ = [
-    "LOWER_SCORE_WINS",
     "RATING_MODEL",
     "IllegalMove",
     "InsufficientCoins",

@@ -22,8 +22,6 @@ from gameplay.services.progression import coins_book
 # A bot's turn not played by then is late (its job keeps failing, or waits behind a long
 # queue); the sweep, a backstop to the outbox, plays it.
 BOT_TURN_GRACE = timedelta(seconds=30)
-# Variants whose totals are penalty points: the lowest total ranks first.
-LOWER_SCORE_WINS = {"indian", "dummy"}
 
 # What storing a match after moves writes: the same columns whether it finished or not.
 # The move log is not among them: the moves are appended to it where it is stored.
@@ -473,18 +471,9 @@ def match_forfeit(*, match: Match, seat_index: int, reason: str) -> None:
         raise Conflict("The match is over.", code="match_over")
     game = games.load(match)
     scores = game.view(None)["scores"]
-    others = [i for i in range(match.players) if i != seat_index]
-    lower_wins = match.variant in LOWER_SCORE_WINS
-    others.sort(key=lambda i: scores[i] if lower_wins else -scores[i])
-    placements = [0] * match.players
-    rank = 0
-    for position, index in enumerate(others):
-        if position == 0 or scores[index] != scores[others[position - 1]]:
-            rank = position + 1
-        placements[index] = rank
-    placements[seat_index] = match.players
+    placements = variants.get(match.variant).forfeit_placements(scores, seat_index, match.options)
     result = {
-        "winner": others[0] if placements[others[0]] == 1 and placements.count(1) == 1 else None,
+        "winner": placements.index(1) if placements.count(1) == 1 else None,
         "scores": scores,
         "placements": placements,
         "forfeit": {"seat": seat_index, "reason": reason, "seq": match.seq},

@@ -79,3 +79,29 @@ def test_dummy_opens_a_claim_window_to_the_other_seats():
     assert g.legal_actions(1) == [{"type": "claim"}]
     g.apply({"type": "claim"}, 2)
     assert g.to_move == 0 and g.moves == [{"seat": 2, "action": {"type": "claim"}}]
+
+
+@pytest.mark.parametrize(
+    ("name", "options"),
+    [
+        ("gin", {}),
+        ("basic", {}),
+        ("basic", {"scoring": "penalty"}),
+        ("indian", {"format": "pool101"}),
+        ("dummy", {}),
+    ],
+)
+def test_a_variant_says_who_wins_as_its_finished_matches_do(name, options):
+    """The variant's own word on lower-or-higher matches the result its games report."""
+    v = variants.get(name)
+    players = 2 if name == "gin" else 3
+    record = v.play(players, "who-wins", ["greedy"] * players, options)
+    assert v.lower_score_wins(options) == bool(record.result.get("lower_wins"))
+
+
+def test_a_forfeiter_places_last_and_the_rest_rank_as_the_game_ranks_them():
+    penalty, winner = variants.get("basic"), variants.get("gin")
+    assert penalty.forfeit_placements([2, 8, 0], 0, {"scoring": "penalty"}) == [3, 2, 1]
+    assert penalty.forfeit_placements([2, 8, 0], 0, {}) == [3, 1, 2]
+    assert penalty.forfeit_placements([5, 5, 9, 1], 3, {"scoring": "penalty"}) == [1, 1, 3, 4]
+    assert winner.forfeit_placements([40, 90], 1, {}) == [1, 2]

@@ -3,6 +3,7 @@
 from datetime import datetime, timedelta
 
 import pytest
+from django.db import transaction
 from django.utils import timezone
 
 from gameplay import selectors, services, tasks
@@ -199,3 +200,33 @@ def test_a_move_drops_the_timeout_of_the_turn_it_ended():
     view = selectors.match_view(selectors.match_watchable(match.pk, mover), mover)
     services.match_act(match_id=match.pk, player=mover, seq=0, action=view["legal_actions"][0])
     assert sorted(timeouts()) == [[match.pk, 1], [other.pk, 0]]
+
+
+def test_a_forfeit_in_penalty_basic_crowns_the_lowest_total():
+    """Penalty-scored Basic is won by the lowest total: the forfeit's ranking must agree."""
+    match = services.match_create(
+        variant="basic",
+        options={"scoring": "penalty"},
+        players=[PlayerFactory() for _ in range(3)],
+    )
+    variant = services.variants.get("basic")
+    for _ in range(2000):
+        match.refresh_from_db()
+        scores = services.games.load(match).view(None)["scores"]
+        if scores[1] != scores[2]:
+            break
+        services.match_act(
+            match_id=match.pk,
+            player=Seat.objects.get(match=match, index=match.to_move).player,
+            seq=match.seq,
+            action=variant.bot_action(services.games.load(match), match.to_move),
+        )
+    assert match.status == Match.Status.ACTIVE and scores[1] != scores[2]
+    with transaction.atomic():
+        (locked,) = selectors.matches_with_seats([match.pk], for_update=True)
+        services.match_forfeit(match=locked, seat_index=0, reason="timeouts")
+    match.refresh_from_db()
+    lowest = 1 if scores[1] < scores[2] else 2
+    assert match.result["placements"][0] == 3
+    assert match.result["placements"][lowest] == 1
+    assert match.result["winner"] == lowest

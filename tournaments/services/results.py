@@ -10,7 +10,7 @@ from django.db import transaction
 from django.db.models import Subquery
 from django.utils import timezone
 
-from gameplay import services as gameplay
+from engine import variants
 from gameplay.models import Match, Seat
 from tournaments.models import Table, TableMatch, TableSeat, Tournament
 from tournaments.services.batch import Batch, Start, _next_number
@@ -103,7 +103,7 @@ def _count_match(table: Table, match: Match, played: dict[int, Seat], batch: Bat
     shape = bracket_of(table.tournament)
     ranking = _walkover(shape, _ref(table), [s.entry_id for s in live])
     if ranking is None and _series_over(table, live):
-        lower_wins = table.tournament.variant in gameplay.LOWER_SCORE_WINS
+        lower_wins = variants.get(match.variant).lower_score_wins(match.options)
         live.sort(
             key=lambda s: (-s.wins, s.placement_sum, s.points if lower_wins else -s.points, s.seed)
         )
