@@ -407,6 +407,9 @@ LOGGING = {
 # --- Knock gameplay ----------------------------------------------------------------
 # Shown as provisional while OpenSkill's uncertainty is above this (it starts at 25/3).
 KNOCK_RATING_PROVISIONAL_SIGMA = 5.0
+# Bots' pause before each turn at a tournament or league table with a person (a room's
+# tables use the room's bot_pause_ms): the pace a person can follow.
+KNOCK_EVENT_BOT_PAUSE_MS = env_int("KNOCK_EVENT_BOT_PAUSE_MS", 1000)
 # XP for what happens in a finished match (admins tune levels; these tune the pace).
 KNOCK_XP = {"played": 10, "won": 30, "hand_won": 2, "gin": 10, "big_gin": 25, "undercut": 10}
 # Fair-play signals (gameplay.services.fairplay): when a running tally is worth an admin's

@@ -12,11 +12,20 @@ from rest_framework.test import APIClient
 
 from config.celery import app as celery_app
 
+# Bots at event tables play at once in tests, as the factories' rooms do (bot_pause_ms=0):
+# here for the worker and server processes tests start, `event_bots_at_once` for this one.
+os.environ.setdefault("KNOCK_EVENT_BOT_PAUSE_MS", "0")
+
 
 @pytest.fixture(autouse=True)
 def fast_password_hashing(settings):
     """Factories hash a password per user; PBKDF2 would cost more than most tests."""
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(autouse=True)
+def event_bots_at_once(settings):
+    settings.KNOCK_EVENT_BOT_PAUSE_MS = int(os.environ["KNOCK_EVENT_BOT_PAUSE_MS"])
 
 
 @pytest.fixture(autouse=True)

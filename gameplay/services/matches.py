@@ -6,6 +6,7 @@ from collections.abc import Iterable
 from datetime import timedelta
 from typing import NamedTuple
 
+from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
@@ -49,9 +50,18 @@ class NewMatch(NamedTuple):
     max_timeouts: int | None = None
     # Watchable by anyone signed in even if its room (or no room) says otherwise.
     spectators_allowed: bool = False
+    # Milliseconds bots wait before each turn when a person sits at the table; None: the
+    # room's, or KNOCK_EVENT_BOT_PAUSE_MS for a match with no room (tournaments, leagues).
+    bot_pause_ms: int | None = None
     # Client seeds sent with the play request, by player id; a human seat without one here
     # uses its player's own (profile), else one the server draws (gameplay.games).
     client_seeds: dict[int, str] | None = None
+
+
+def _bot_pause_ms(spec: NewMatch) -> int:
+    if spec.bot_pause_ms is not None:
+        return spec.bot_pause_ms
+    return spec.room.bot_pause_ms if spec.room else settings.KNOCK_EVENT_BOT_PAUSE_MS
 
 
 def match_create(**spec) -> Match:
@@ -101,7 +111,7 @@ def match_create_many(*, specs: list[NewMatch]) -> list[Match]:
             turn_seconds=spec.turn_seconds or (room.turn_seconds if room else 60),
             max_timeouts=spec.max_timeouts or (room.max_timeouts if room else 3),
             # The pause is for people watching: a table of bots only plays at once.
-            bot_pause_ms=room.bot_pause_ms if room and has_human else 0,
+            bot_pause_ms=_bot_pause_ms(spec) if has_human else 0,
             spectators_allowed=spec.spectators_allowed,
             claim_seconds=room.claim_seconds if room else 3,
         )

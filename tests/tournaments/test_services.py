@@ -593,3 +593,22 @@ def test_a_disputed_match_waits_for_the_organiser_then_is_played_again():
     tournament.refresh_from_db()
     assert (final.games_played, final.replays, final.status) == (1, 1, "done")
     assert tournament.status == Tournament.Status.FINISHED
+
+
+def test_bots_keep_a_human_pace_at_a_tournament_table_with_a_person(settings):
+    """Bots at a table with a person wait the event pace; a table of bots plays at once."""
+    settings.KNOCK_EVENT_BOT_PAUSE_MS = 1200
+    tournament = open_tournament(seeding="manual")
+    (person,), robots = humans(1), bots(3)
+    register_all(tournament, [person, *robots])
+    for seed, player in enumerate([person, *robots], start=1):
+        services.entry_set_seed(entry_id=entry_of(tournament, player).pk, seed=seed, by=None)
+    services.tournament_start(tournament_id=tournament.pk)
+    show(tournament, 1, 0, person)
+    for table_id in services.waiting_tables(tournament_id=tournament.pk, limit=10):
+        services.table_start(table_id=table_id)
+    pauses = {
+        any(not s.player.is_bot for s in m.seats.all()): m.bot_pause_ms
+        for m in Match.objects.filter(tournament_table__table__tournament=tournament)
+    }
+    assert pauses == {True: 1200, False: 0}
