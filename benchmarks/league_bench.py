@@ -33,8 +33,9 @@ from django.db import connection  # noqa: E402
 from django.test.utils import CaptureQueriesContext  # noqa: E402
 from django.utils import timezone  # noqa: E402
 
+from competition import standings  # noqa: E402
 from gameplay.models import Player  # noqa: E402
-from leagues import services, standings  # noqa: E402
+from leagues import services  # noqa: E402
 from leagues.models import Division, League, Season, Standing  # noqa: E402
 
 BOUND_SECONDS = 2.0

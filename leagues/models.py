@@ -11,8 +11,8 @@ from django.db import models
 from django.db.models import F, Q
 from django.utils import timezone
 
+from competition import standings
 from gameplay.models import VARIANT_CHOICES, Match, Player, Reward, Title
-from leagues import standings
 
 SQL_TIEBREAKERS = ["points", "wins", "game_diff", "game_for", "rating"]
 

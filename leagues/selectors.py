@@ -6,8 +6,8 @@ from datetime import timedelta
 from django.db.models import Count, Prefetch, Q, QuerySet
 from django.utils import timezone
 
+from competition import standings
 from gameplay.models import Rating
-from leagues import standings
 from leagues.models import Division, Fixture, FixtureSeat, League, Membership, Season, Standing
 
 # Lichess-style gates: a rating shows on the leaderboard once it rests on enough rated

@@ -15,6 +15,7 @@ from django.db.models import Prefetch
 from django.utils import timezone
 from django.utils.text import slugify
 
+from competition import schedule, standings
 from config.db import bulk_update
 from config.errors import Conflict, DomainError
 from config.jobs import enqueue
@@ -22,7 +23,6 @@ from engine import variants
 from gameplay import live
 from gameplay import services as gameplay
 from gameplay.models import Match, Metric, Player, Rating
-from leagues import schedule, standings
 from leagues.models import (
     Division,
     Fixture,

@@ -10,8 +10,9 @@ from django.test.utils import CaptureQueriesContext
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from competition import standings
 from gameplay import services as gameplay
-from leagues import services, standings
+from leagues import services
 from leagues.models import Fixture, FixtureSeat, Standing
 from tests.leagues.conftest import make_league, start
 

@@ -9,9 +9,10 @@ import pytest
 from django.db import connection
 from django.utils import timezone
 
+from competition import standings
 from gameplay import services as gameplay
 from gameplay.models import Match, Metric, PlayerMetric, PlayerTitle, RewardGrant
-from leagues import services, standings, tasks
+from leagues import services, tasks
 from leagues.models import Fixture, FixtureSeat, Membership, Round, Season, Standing
 from tests.concurrency import at_once
 from tests.factories import PlayerFactory, RewardFactory, TitleFactory

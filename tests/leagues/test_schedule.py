@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from leagues.schedule import Pairing, multi_table_rotation, round_robin, table_sizes
+from competition.schedule import Pairing, multi_table_rotation, round_robin, table_sizes
 
 FAST = settings(max_examples=40, deadline=None)
 

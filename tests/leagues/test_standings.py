@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from leagues.standings import (
+from competition.standings import (
     DEFAULT_TIEBREAKERS,
     METRICS,
     PointsRule,

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from leagues.schedule import table_sizes
+from competition.schedule import table_sizes
 from tournaments.formats.swiss_tables import (
     TableGame,
     pair_tables,

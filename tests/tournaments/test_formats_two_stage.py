@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from leagues.standings import Result
+from competition.standings import Result
 from tournaments.bracket import build_bracket, first_round
 from tournaments.formats.double import build_double, play_out
 from tournaments.formats.swiss import WIN, Game

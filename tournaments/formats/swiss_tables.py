@@ -13,7 +13,7 @@ Rules
   (default: the mean of the points table, 1 at 3-1-0-0, what an average finish earns).
 * Tables from similar scores: players are ranked by points, then initial ranking, and dealt
   to tables in that order, best table first (the Swiss score group, table-sized). Table sizes
-  come from `leagues.schedule.table_sizes`: ``table_size`` seats or one fewer, and players sit
+  come from `competition.schedule.table_sizes`: ``table_size`` seats or one fewer, and players sit
   out only when no such split exists (5 players at 4 seats: 4 play). Those who sit out are
   the lowest-ranked among those who have sat out least, so sit-out counts never differ by
   more than one.
@@ -41,7 +41,7 @@ from dataclasses import dataclass
 from itertools import combinations, pairwise
 from typing import Generic, TypeVar
 
-from leagues.schedule import table_sizes
+from competition.schedule import table_sizes
 
 E = TypeVar("E", bound=Hashable)
 

@@ -5,11 +5,11 @@ The shape Challonge calls a two-stage tournament and football calls a group stag
 1. `draw_groups` deals the seeds into groups snake-wise (1, 2, .. G, then G .. 1, ...), the
    "pots" habit of seeded draws: every group gets one of the top G seeds, group 1 the best of
    them and the weakest of the next pot, and group sizes differ by at most one.
-2. `group_schedule` is the league's round-robin (`leagues.schedule.round_robin`, the circle
+2. `group_schedule` is the league's round-robin (`competition.schedule.round_robin`, the circle
    method, byes for an odd group), reused as it stands: a group is a tiny league. A Swiss
    group stage pairs each group round by round with `tournaments.formats.swiss.pair_round`
    (`two_stage_layout` holds its round one).
-3. `group_order` ranks a group with the league's standings (`leagues.standings`: points, then
+3. `group_order` ranks a group with the league's standings (`competition.standings`: points, then
    the tie-breakers a league offers, head-to-head included); players still tied keep their
    seed order, so the qualifying line is always decided. A Swiss group stage ranks a group
    with `swiss_group_order` (the Swiss score and tie-breaks, then seed).
@@ -30,8 +30,8 @@ from __future__ import annotations
 from collections.abc import Hashable, Sequence
 from typing import TypeVar
 
-from leagues import standings as league_standings
-from leagues.schedule import Round, round_robin
+from competition import standings
+from competition.schedule import Round, round_robin
 from tournaments.bracket import first_round
 from tournaments.formats import swiss, tiebreaks
 
@@ -61,14 +61,14 @@ def group_schedule(group: Sequence[E], *, double: bool = False) -> list[Round]:
 
 def group_order(
     group: Sequence[E],
-    results: Sequence[league_standings.Result],
+    results: Sequence[standings.Result],
     *,
-    tiebreakers: Sequence[str] = league_standings.DEFAULT_TIEBREAKERS,
-    points: league_standings.PointsRule = league_standings.DEFAULT_POINTS,
+    tiebreakers: Sequence[str] = standings.DEFAULT_TIEBREAKERS,
+    points: standings.PointsRule = standings.DEFAULT_POINTS,
 ) -> tuple[E, ...]:
     """The group's finishing order: league standings, then seed order among exact ties."""
-    rows = league_standings.standings(group, results, points=points)
-    ranked = league_standings.rank_standings(rows, results, tiebreakers=tiebreakers, points=points)
+    rows = standings.standings(group, results, points=points)
+    ranked = standings.rank_standings(rows, results, tiebreakers=tiebreakers, points=points)
     seed = {e: i for i, e in enumerate(group)}
     return tuple(r.player for r in sorted(ranked, key=lambda r: (r.rank, seed[r.player])))
 

@@ -11,8 +11,8 @@ from collections import defaultdict
 from dataclasses import replace
 from datetime import datetime, timedelta
 
+from competition.standings import Result
 from config.jobs import enqueue
-from leagues.standings import Result
 from tournaments.formats import swiss, tiebreaks, two_stage
 from tournaments.formats.two_stage_layout import TwoStageLayout
 from tournaments.models import Entry, Round, Table, TableSeat, Tournament
