@@ -124,6 +124,11 @@ class UsernameRulesMixin:
             raise ValidationError("That username is taken.", code="username_taken")
         return name
 
+    def _get_validation_exclusions(self):
+        # clean_username has checked the name (and its uniqueness in any case); the model's
+        # own validator is Python's \w, which refuses the combining marks of Indic names.
+        return {*super()._get_validation_exclusions(), "username"}
+
 
 class KnockUserCreationForm(UsernameRulesMixin, AdminUserCreationForm):
     pass

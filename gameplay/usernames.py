@@ -13,7 +13,9 @@ MAX_LENGTH = 150  # Django's User.username
 # Control, format (zero-width, direction marks and overrides, BOM), private-use, surrogate,
 # unassigned, and line or paragraph separators: nothing a reader can see or trust.
 HIDDEN_CATEGORIES = {"Cc", "Cf", "Co", "Cs", "Cn", "Zl", "Zp"}
-PLAIN = re.compile(r"[\w.@+-]+")  # Django's UnicodeUsernameValidator, letters of any script
+# Besides letters and digits of any script, with the combining marks (vowel signs, virama)
+# that many scripts' letters take (UAX #31's identifiers); Python's \w leaves the marks out.
+PUNCTUATION = frozenset("._@+-")
 BOT_NAME = re.compile(r"bot-[a-z]+-[0-9]+", re.IGNORECASE)
 
 
@@ -25,6 +27,23 @@ class UsernameError(ValueError):
 
 def bot_username(kind: str, number: int) -> str:
     return f"bot-{kind}-{number}"
+
+
+def _plain(name: str) -> bool:
+    """Letters and digits of any script, each with its combining marks, and . @ + - _."""
+    after_letter = False
+    for c in name:
+        kind = unicodedata.category(c)[0]
+        if kind in "LN":
+            after_letter = True
+        elif kind == "M":
+            if not after_letter:
+                return False
+        elif c in PUNCTUATION:
+            after_letter = False
+        else:
+            return False
+    return True
 
 
 def normalize_username(raw: str) -> str:
@@ -40,7 +59,7 @@ def normalize_username(raw: str) -> str:
             "A username cannot contain invisible, control or direction-changing characters "
             f"(found {', '.join(hidden)})."
         )
-    if not PLAIN.fullmatch(name):
+    if not _plain(name):
         raise UsernameError(
             "A username may contain letters, digits and . @ + - _ only, with no spaces."
         )

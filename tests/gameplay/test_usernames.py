@@ -1,5 +1,7 @@
 """Usernames are NFKC-normalised, unique whatever their case, visible, and not the bots'."""
 
+import unicodedata
+
 import pytest
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, connection, transaction
@@ -179,3 +181,32 @@ def test_admins_renaming_an_account_obey_the_username_rules(admin_client):
     assert admin_client.post(url, form).status_code == 302
     bob.refresh_from_db()
     assert bob.username == "bob"
+
+
+# Names that need combining marks (vowel signs, virama), as Indian names in their own
+# scripts do: Devanagari, Tamil, Bengali, Telugu; and names written with none.
+NAMES_WITH_MARKS = ["राम", "राहुल", "प्रिया", "முருகன்", "সৌরভ", "శ్రీనివాస్", "कमल", "José", "王伟"]
+
+
+@pytest.mark.parametrize("name", NAMES_WITH_MARKS)
+def test_names_of_every_script_with_their_combining_marks_are_accepted(api_client, name):
+    response = register(api_client, name)
+    assert response.status_code == 201, response.json()
+    assert response.json()["username"] == unicodedata.normalize("NFKC", name)
+
+
+@pytest.mark.parametrize("name", ["\u093e", "\u0301abc", "a.\u0301b"])
+def test_a_combining_mark_must_follow_a_letter_or_digit(api_client, name):
+    response = register(api_client, name)
+    assert response.status_code == 400
+    assert response.json()["error"]["code"] == "invalid_username"
+
+
+def test_the_site_and_the_admin_take_a_devanagari_name(client, admin_client):
+    response = client.post(
+        "/accounts/signup/",
+        {"username": "राहुल", "password1": PASSWORD, "password2": PASSWORD},
+    )
+    assert response.status_code == 302, response.content.decode()[:2000]
+    assert admin_user_form(admin_client, "/admin/auth/user/add/", "प्रिया").status_code == 302
+    assert set(get_user_model().objects.values_list("username", flat=True)) >= {"राहुल", "प्रिया"}
