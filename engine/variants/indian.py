@@ -26,10 +26,13 @@ from engine.variants.table import (
 
 HAND_SIZE = 13
 #: Issue 4: "others score their ungrouped cards' value, capped at 80" and "A wrong
-#: declaration costs the declarer 80. Dropping: first drop 20, middle drop 40."
+#: declaration costs the declarer 80."
 MAX_PENALTY = 80
-FIRST_DROP = 20
-MIDDLE_DROP = 40
+#: What a first drop (before the seat's first draw) and a middle drop cost, per format, as
+#: the big sites publish them (engine/README.md): 20/40 in Points and Pool 101, and
+#: GoRummy: "Pool Rummy 201: First drop player scores 25 points, Middle drop player scores
+#: 50" (JungleeRummy's table agrees). The options `first_drop`/`middle_drop` override them.
+DROPS = {"points": (20, 40), "pool101": (20, 40), "pool201": (25, 50), "deals": (20, 40)}
 #: The open deck is turned into a new stock at most this often per deal; the next time the
 #: stock runs out the deal is a stalemate, so every deal ends (engine/README.md).
 MAX_RESHUFFLES = 3
@@ -106,6 +109,12 @@ def declaration(
         impure = [i for i in runs if not metas[i].pure]
         groups[(impure or runs)[-1]].extend(loose)
     return groups
+
+
+def drop_costs(options: dict) -> tuple[int, int]:
+    """(first drop, middle drop) points: the options' own, else the format's published."""
+    first, middle = DROPS[options["format"]]
+    return options.get("first_drop") or first, options.get("middle_drop") or middle
 
 
 def _line(seat: int, code: str, label: str, points: int) -> dict:
@@ -213,8 +222,8 @@ class IndianGame(TableGame):
         breakdown: list[dict] = []
         for s in range(self.players):
             if self.status[s] == "dropped":
-                first = self.deal_points[s] == FIRST_DROP
-                label = "dropped before drawing" if first else "dropped after drawing"
+                # A dropped seat draws no more: having drawn means it dropped after drawing.
+                label = "dropped after drawing" if self.has_drawn[s] else "dropped before drawing"
                 breakdown.append(_line(s, "drop", label, self.deal_points[s]))
             elif self.status[s] == "wrong":
                 breakdown.append(_line(s, "wrong_declaration", "wrong declaration", MAX_PENALTY))
@@ -365,12 +374,13 @@ class IndianGame(TableGame):
             self.phase = "discard"
 
     def _drop(self, seat: int) -> None:
-        """Issue 4: "Dropping: first drop 20, middle drop 40." A drop is made instead of
-        drawing; it is a first drop before the seat's first draw of the deal."""
+        """A drop is made instead of drawing; it is a first drop before the seat's first
+        draw of the deal, a middle drop after it (`drop_costs`)."""
         if self.phase != "draw":
             raise IllegalAction("wrong_phase", "you may drop only before drawing")
         self.stats[seat]["drops"] += 1
-        self._leave(seat, "dropped", MIDDLE_DROP if self.has_drawn[seat] else FIRST_DROP)
+        first, middle = drop_costs(self.options)
+        self._leave(seat, "dropped", middle if self.has_drawn[seat] else first)
 
     def _card(self, seat: int, text) -> Card:
         if self.phase != "discard":
@@ -510,6 +520,24 @@ class IndianVariant(Variant):
             choices=(TWO_SEQUENCES, PURE_RUN),
         ),
         Option(
+            "first_drop",
+            int,
+            0,
+            0,
+            MAX_PENALTY,
+            "points for dropping before the first draw; 0 = the format's published count "
+            "(20, or 25 in Pool 201)",
+        ),
+        Option(
+            "middle_drop",
+            int,
+            0,
+            0,
+            MAX_PENALTY,
+            "points for dropping after drawing; 0 = the format's published count (40, or 50 "
+            "in Pool 201)",
+        ),
+        Option(
             "max_pile_draws",
             int,
             104,
@@ -522,6 +550,11 @@ class IndianVariant(Variant):
     def check_option_combination(self, options: dict) -> None:
         if options["format"] != "deals" and options["deals"] != 2:
             raise ValueError("option 'deals' applies only to format 'deals'")
+        first, middle = drop_costs(options)
+        if first > middle:
+            raise ValueError(
+                f"option 'first_drop' ({first}) cannot cost more than 'middle_drop' ({middle})"
+            )
 
     def lower_score_wins(self, options: dict | None) -> bool:
         return True

@@ -308,6 +308,37 @@ def test_first_drop_costs_20_and_middle_drop_40():
     assert g.result["scores"] == [20, 40, 0] and g.result["placements"] == [2, 3, 1]
 
 
+def drop_twice(options):
+    """Seat 0 drops before drawing, seat 1 after: the deal points of both."""
+    g = rig(new(3, options=options), ["2C 8D", "3C 8S", "4C 8H"], "TH", "4D 5D 6D")
+    g.apply(DROP, 0)
+    g.apply(STOCK, 1)
+    g.apply({"type": "discard", "card": "4D"}, 1)
+    g.apply(STOCK, 2)
+    g.apply({"type": "discard", "card": "5D"}, 2)
+    g.apply(DROP, 1)
+    lines = {line["seat"]: line["label"] for line in g.last_hand["breakdown"] if line["seat"] < 2}
+    return g.last_hand["points"][:2], lines
+
+
+@pytest.mark.parametrize(
+    ("fmt", "costs"),
+    [("points", [20, 40]), ("pool101", [20, 40]), ("pool201", [25, 50]), ("deals", [20, 40])],
+)
+def test_drops_cost_what_each_format_publishes(fmt, costs):
+    """GoRummy: "Pool Rummy 201: First drop player scores 25 points, Middle drop player
+    scores 50"; JungleeRummy's table gives Pool 101 20/40 and Pool 201 25/50."""
+    assert drop_twice({"format": fmt})[0] == costs
+
+
+def test_a_room_may_set_its_own_drop_counts():
+    points, lines = drop_twice({"format": "pool201", "first_drop": 30, "middle_drop": 30})
+    assert points == [30, 30]
+    assert lines == {0: "dropped before drawing", 1: "dropped after drawing"}
+    with pytest.raises(ValueError, match="first_drop"):
+        variants.get("indian").validate_options({"first_drop": 60, "middle_drop": 50})
+
+
 # ----------------------------------------------------------------------------- formats
 
 
@@ -477,6 +508,8 @@ def test_option_defaults_are_a_short_points_match():
         "deals": 2,
         "jokers": 4,
         "loser_grouping": "two_sequences",
+        "first_drop": 0,
+        "middle_drop": 0,
         "max_pile_draws": 104,
     }
 
