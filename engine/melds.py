@@ -5,9 +5,10 @@ not: wild cards, aces high or low, two decks, and the Indian requirement of a pu
 
 Terms used here. A *printed joker* is ``JK``. With a *wild rank* (Indian Rummy's cut joker),
 every card of that rank is wild too. A *natural* is a card that is neither. A card of the wild
-rank may still stand for itself, which matters only for pure runs (4H 5H 6H with fives wild
-is pure). Every meld needs at least one card standing for itself, so a joker-only "run" is
-not a meld.
+rank may always stand for itself instead: 4H 5H 6H with fives wild is a pure run, 5H 5D 5C a
+set of fives, and 5H JK JK a run from the 5H (its other cards fill). Every meld needs at least
+one card standing for itself, so printed jokers alone are not a meld, unless a room reads them
+as one (``joker_groups``).
 """
 
 from __future__ import annotations
@@ -55,16 +56,24 @@ def _fits(ranks: list[int], size: int, ace_high: bool) -> bool:
 
 
 def classify(
-    group: list[Card], *, wild_rank: int | None = None, ace_high: bool = False
+    group: list[Card],
+    *,
+    wild_rank: int | None = None,
+    ace_high: bool = False,
+    five_card_sets: bool = False,
+    joker_groups: bool = False,
 ) -> Meld | None:
     """The meld ``group`` makes (order ignored), or None.
 
     Runs: 3+ cards of one suit in sequence, no wrap (K-A-2 never). Sets: 3-4 cards of one
-    rank in different suits. Printed jokers and wild-rank cards fill any gap or missing suit.
+    rank in different suits (a fifth, wild, with ``five_card_sets``). Printed jokers and
+    wild-rank cards fill any gap or missing suit; a wild-rank card may stand for itself.
+    ``joker_groups`` reads three or more printed jokers alone as a set.
     """
     n = len(group)
     if n < 3:
         return None
+    largest_set = 5 if five_card_sets else 4
     if not any(c.is_joker for c in group):
         suits = {c.suit for c in group}
         ranks = [c.rank for c in group]
@@ -73,13 +82,18 @@ def classify(
         if n <= 4 and len(set(ranks)) == 1 and len(suits) == n:
             return Meld("set", False)
     naturals = [c for c in group if not c.is_joker and c.rank != wild_rank]
-    if not naturals or len(naturals) == n:
+    if len(naturals) == n:
         return None
+    if not naturals:
+        if any(not c.is_joker for c in group):
+            # One wild-rank card stands for itself, the others fill the run beside it.
+            return Meld("run", False) if n <= MAX_RUN else None
+        return Meld("set", False) if joker_groups and n <= largest_set else None
     suits = {c.suit for c in naturals}
     ranks = [c.rank for c in naturals]
     if n <= MAX_RUN and len(suits) == 1 and _fits(ranks, n, ace_high):
         return Meld("run", False)
-    if n <= 4 and len(set(ranks)) == 1 and len(suits) == len(naturals):
+    if n <= largest_set and len(set(ranks)) == 1 and len(suits) == len(naturals):
         return Meld("set", False)
     return None
 
@@ -93,7 +107,6 @@ _ADD = [
     [[(p | gp) * 3 + min(2, r + gr) for p in (0, 1) for r in (0, 1, 2)] for gr in (0, 1)]
     for gp in (0, 1)
 ]
-_BASE = (0,) + (INF,) * (FLAGS - 1)
 
 
 class _Group:
@@ -156,8 +169,9 @@ class Search:
             return memo[key]
         rest = mask & self.natural_mask
         if not rest:
-            memo[key] = _BASE
-            return _BASE
+            out = _wild_only(mask.bit_count(), jokers)
+            memo[key] = out
+            return out
         low = rest & -rest
         i = low.bit_length() - 1
         sub = self.costs(mask ^ low, jokers)
@@ -230,8 +244,23 @@ class Search:
                 break
             else:  # pragma: no cover - the memo guarantees some choice reaches the target
                 raise AssertionError("arrangement search lost its way")
-        ungrouped += [self.cards[j] for j in _indices(mask)] + printed[:jokers]
+        # What is left is wild: the runs of wild cards alone that the flag state counted.
+        wild = [self.cards[j] for j in _indices(mask)]
+        printed = printed[:jokers]
+        for _ in range(flag % 3):
+            group = [wild.pop()]
+            while len(group) < 3:
+                group.append(wild.pop() if wild else printed.pop())
+            groups.append(group)
+        ungrouped += wild + printed
         return groups, ungrouped
+
+
+def _wild_only(wild_cards: int, jokers: int) -> tuple[int, ...]:
+    """The flag states the wild cards left over can reach, at no cost: runs of three, each
+    from a wild-rank card standing for itself (5H JK JK with fives wild), none pure."""
+    runs = min(2, wild_cards, (wild_cards + jokers) // 3)
+    return (0,) * (runs + 1) + (INF,) * (FLAGS - runs - 1)
 
 
 def _order(c: Card) -> tuple:

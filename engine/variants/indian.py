@@ -76,12 +76,23 @@ def penalty(hand: list[Card], wild_rank: int, rule: str = TWO_SEQUENCES) -> int:
     return min(MAX_PENALTY, hand_points(hand, wild_rank) if best >= INF else best)
 
 
-def check_declaration(groups: list[list[Card]], wild_rank: int) -> str | None:
+def readings(options: dict | None) -> dict:
+    """The site-dependent readings of a group the options choose (engine/README.md)."""
+    options = options or {}
+    return {
+        "five_card_sets": options.get("five_card_sets", False),
+        "joker_groups": options.get("joker_groups", False),
+    }
+
+
+def check_declaration(
+    groups: list[list[Card]], wild_rank: int, options: dict | None = None
+) -> str | None:
     """None for a valid declaration, else why not. Issue 4: "A declaration is valid only
     with at least two runs, at least one of them pure (no joker), all 13 cards grouped."."""
     kinds = []
     for group in groups:
-        meld = classify(group, wild_rank=wild_rank, ace_high=True)
+        meld = classify(group, wild_rank=wild_rank, ace_high=True, **readings(options))
         if meld is None:
             return f"{' '.join(c.text for c in group)} is neither a run nor a set"
         kinds.append(meld)
@@ -422,7 +433,7 @@ class IndianGame(TableGame):
             raise IllegalAction(
                 "bad_groups", f"the groups leave out {' '.join(texts(pool))}; group all 13 cards"
             )
-        if check_declaration(shown, self.wild_rank) is not None:
+        if check_declaration(shown, self.wild_rank, self.options) is not None:
             self.stats[seat]["wrong_declarations"] += 1
             self._leave(seat, "wrong", MAX_PENALTY)
             return
@@ -519,6 +530,12 @@ class IndianVariant(Variant):
             "pure_run: a pure run is enough for the groups to count as grouped",
             choices=(TWO_SEQUENCES, PURE_RUN),
         ),
+        # Readings of a group that differ between sites; off, a group is judged by the
+        # rules above (engine/README.md).
+        Option(
+            "five_card_sets", bool, False, help="a set of four suits may take a fifth, wild card"
+        ),
+        Option("joker_groups", bool, False, help="three or more printed jokers alone are a set"),
         Option(
             "first_drop",
             int,

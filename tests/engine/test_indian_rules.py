@@ -135,8 +135,44 @@ def test_sets_are_three_or_four_of_a_rank_in_different_suits():
 def test_a_joker_only_run_is_not_a_meld():
     """Issue 4 bad input: "a joker-only 'run'"."""
     assert group("JK JK JK") is None
-    assert group("JK JK 5S") is None  # the wild five stands for nothing natural here
     assert group("5H 5S 5D").kind == "set"  # wild-rank cards standing for themselves
+
+
+# Issue 32: groupings common on the sites that the engine's own model must read alike for
+# printed jokers and wild-rank cards (a wild-rank card may stand for itself).
+@pytest.mark.parametrize(
+    ("text", "wild", "kind"),
+    [
+        ("5H 5D JK", "5", "run"),  # the 5H, then 6H 7H filled; a set of fives as well
+        ("5H JK JK", "5", "run"),
+        ("JK JK 5S", "5", "run"),
+        ("5H 5H 5D", "5", "run"),  # both decks' 5H: no set, but one stands for itself
+    ],
+)
+def test_a_wild_rank_card_stands_for_itself_beside_jokers(text, wild, kind):
+    meld = group(text, wild)
+    assert meld is not None and meld.kind == kind and not meld.pure
+
+
+@pytest.mark.parametrize(
+    ("text", "option"), [("9C 9D 9H 9S JK", "five_card_sets"), ("JK JK JK", "joker_groups")]
+)
+def test_readings_that_differ_between_sites_are_room_options(text, option):
+    hand = cards.parse(text, decks=2)
+    kings = cards.RANKS.index("K") + 1
+    assert classify(hand, wild_rank=kings, ace_high=True) is None
+    read = classify(hand, wild_rank=kings, ace_high=True, **{option: True})
+    assert read is not None and read.kind == "set"
+    assert INDIAN.validate_options({option: True})[option] is True
+
+
+def test_a_declaration_with_a_run_of_wild_cards_is_right_and_with_a_room_reading_too():
+    """Fives wild: 5H JK JK is the second run; JK JK JK a group only where the room says."""
+    shown = [cards.parse(g, decks=2) for g in ("2C 3C 4C", "5H JK JK", "9D 9S 9H", "KS KD KC KH")]
+    assert indian.check_declaration(shown, 5) is None
+    with_jokers = [cards.parse(g, decks=2) for g in ("2C 3C 4C", "6D 7D JK", "JK JK JK")]
+    assert indian.check_declaration(with_jokers, 5) is not None
+    assert indian.check_declaration(with_jokers, 5, {"joker_groups": True}) is None
 
 
 # ------------------------------------------------------------------------- declarations
@@ -508,6 +544,8 @@ def test_option_defaults_are_a_short_points_match():
         "deals": 2,
         "jokers": 4,
         "loser_grouping": "two_sequences",
+        "five_card_sets": False,
+        "joker_groups": False,
         "first_drop": 0,
         "middle_drop": 0,
         "max_pile_draws": 104,
