@@ -416,13 +416,6 @@ def ratings_of(player: Player) -> list[Rating]:
     return list(Rating.objects.filter(player=player).order_by("variant"))
 
 
-def rating_history(player: Player, variant: str, limit: int = 50) -> list[float]:
-    rows = RatingChange.objects.filter(rating__player=player, rating__variant=variant).order_by(
-        "-id"
-    )[:limit]
-    return [row.ordinal for row in reversed(rows)]
-
-
 # --- pages: the lobby and the player profile (appended for the server-rendered pages) ---
 
 

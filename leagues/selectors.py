@@ -23,11 +23,6 @@ def leagues() -> QuerySet[League]:
     ).order_by("name")
 
 
-def current_season(league: League) -> Season | None:
-    """The season in play, else the latest one (an open season is always the newest)."""
-    return league.seasons.order_by("-number").first()
-
-
 def seasons_of(league: League) -> QuerySet[Season]:
     return league.seasons.order_by("-number")
 
