@@ -143,7 +143,12 @@ class Leaderboard(generics.ListAPIView):
     serializer_class = LeaderboardSerializer
     filter_backends: list = []
 
-    @extend_schema(parameters=[OpenApiParameter("variant", str, enum=dict(VARIANT_CHOICES))])
+    @extend_schema(
+        parameters=[
+            OpenApiParameter("variant", str, enum=dict(VARIANT_CHOICES)),
+            OpenApiParameter("bots", str, enum=["0", "1"], description="0: people only"),
+        ]
+    )
     def get(self, request, *args, **kwargs):
         return super().get(request, *args, **kwargs)
 
@@ -151,4 +156,7 @@ class Leaderboard(generics.ListAPIView):
         variant = self.request.query_params.get("variant", "gin")
         if variant not in dict(VARIANT_CHOICES):
             raise DomainError(f"Unknown variant {variant!r}.", code="invalid_variant")
-        return selectors.leaderboard(variant)
+        bots = self.request.query_params.get("bots", "1")
+        if bots not in ("0", "1"):
+            raise DomainError("bots must be 0 or 1.", code="invalid_bots")
+        return selectors.leaderboard(variant, bots=bots == "1")

@@ -87,18 +87,18 @@ def player_history(player_id: int) -> QuerySet[Standing]:
     )
 
 
-def leaderboard(variant: str, now=None) -> QuerySet[Rating]:
-    """Ratings past the gates, best ordinal first (player id breaks exact ties)."""
+def leaderboard(variant: str, now=None, *, bots: bool = True) -> QuerySet[Rating]:
+    """Ratings past the gates, best ordinal first (player id breaks exact ties); without the
+    house's bots when ``bots`` is false."""
     now = now or timezone.now()
-    return (
-        Rating.objects.filter(
-            Q(variant=variant)
-            & Q(rated_matches__gte=LEADERBOARD_MIN_MATCHES)
-            & Q(last_rated_at__gte=now - timedelta(days=LEADERBOARD_ACTIVE_DAYS))
-        )
-        .select_related("player")
-        .order_by("-ordinal", "player_id")
+    ratings = Rating.objects.filter(
+        Q(variant=variant)
+        & Q(rated_matches__gte=LEADERBOARD_MIN_MATCHES)
+        & Q(last_rated_at__gte=now - timedelta(days=LEADERBOARD_ACTIVE_DAYS))
     )
+    if not bots:
+        ratings = ratings.filter(player__is_bot=False)
+    return ratings.select_related("player").order_by("-ordinal", "player_id")
 
 
 def membership_of(league: League, player) -> Membership | None:

@@ -101,15 +101,20 @@ def leaderboard(request):
     variant = request.GET.get("variant", "gin")
     if variant not in dict(VARIANT_CHOICES):
         raise Http404("No such variant.")
-    page = Paginator(selectors.leaderboard(variant), LEADERBOARD_PAGE).get_page(
+    # People only unless asked: the house's bots would fill most of the board.
+    bots = request.GET.get("bots") == "1"
+    page = Paginator(selectors.leaderboard(variant, bots=bots), LEADERBOARD_PAGE).get_page(
         request.GET.get("page")
     )
+    me = gameplay_selectors.player_of_user(request.user)
     return render(
         request,
         "leagues/leaderboard.html",
         {
             "variant": variant,
             "variants": VARIANT_CHOICES,
+            "bots": bots,
+            "me_id": me.pk if me else None,
             "page": page,
             "min_matches": selectors.LEADERBOARD_MIN_MATCHES,
             "active_days": selectors.LEADERBOARD_ACTIVE_DAYS,

@@ -160,3 +160,28 @@ def test_no_leagues_explains_them_and_points_staff_to_the_admin(client, admin_cl
     assert "A league is a ladder of divisions" in player and "/admin/" not in player
     staff = admin_client.get("/leagues/").content.decode()
     assert 'href="/admin/leagues/league/add/"' in staff
+
+
+def test_the_leaderboard_hides_bots_unless_asked_and_marks_your_row(client, api_client):
+    people = rated(2)
+    bot = gameplay.bot_players(kind="greedy", count=1)[0]
+    Rating.objects.create(
+        player=bot,
+        variant="gin",
+        mu=40,
+        sigma=3,
+        ordinal=31,
+        rated_matches=50,
+        last_rated_at=timezone.now(),
+    )
+    board = client.get("/leaderboard/").content.decode()
+    assert bot.display_name not in board and board.count("<tr") == 3  # the head, 2 people
+    assert 'href="?variant=gin&amp;bots=1"' in board
+    shown = client.get("/leaderboard/?bots=1").content.decode()
+    assert bot.display_name in shown and shown.count("<tr") == 4
+    client.force_login(people[0].user)
+    mine = client.get("/leaderboard/").content.decode()
+    assert mine.count('class="you"') == 1 and "(you)" in mine
+    api = api_client.get("/api/leaderboard/?variant=gin").json()
+    assert api["count"] == 3  # the API lists every rating unless asked
+    assert api_client.get("/api/leaderboard/?variant=gin&bots=0").json()["count"] == 2
