@@ -9,10 +9,12 @@ from django.contrib.auth.views import redirect_to_login
 from django.http import Http404, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 from rest_framework.throttling import SimpleRateThrottle
 
 from config.errors import DomainError
+from engine import variants
 from engine import verify as engine_verify
 from gameplay import profile, rating_scale, selectors, services
 from gameplay.forms import ClientSeedForm, EmailForm, SignupForm
@@ -320,14 +322,25 @@ def _ordinal(n: int) -> str:
     return f"{n}{suffix}"
 
 
+def _match_score(match, mine, others) -> str:
+    """ "100-64"; where the lowest total wins, said so, as "0-25" would read backwards."""
+    if mine.score is None or any(seat.score is None for seat in others):
+        return ""
+    if variants.get(match.variant).lower_score_wins(match.options):
+        return _("with %(mine)s penalty points to %(others)s") % {
+            "mine": mine.score,
+            "others": ", ".join(str(seat.score) for seat in others),
+        }
+    return "-".join(str(score) for score in [mine.score, *(seat.score for seat in others)])
+
+
 def match_outcome(match, mine, others) -> dict:
     """How a match went for one seat, in words, and its kind (won, lost, other)."""
     if match.status == Match.Status.ACTIVE:
         return {"kind": "live", "verb": "Playing", "score": ""}
     if match.status == Match.Status.DISPUTED:
         return {"kind": "other", "verb": "Disputed", "score": ""}
-    scores = [mine.score, *(seat.score for seat in others)]
-    score = "-".join(str(s) for s in scores) if None not in scores else ""
+    score = _match_score(match, mine, others)
     if len(others) > 1:  # a table of three or more: a place, then everyone's score
         verb = "Won" if mine.placement == 1 else f"Finished {_ordinal(mine.placement or 0)}"
         kind = "won" if mine.placement == 1 else "other"

@@ -282,3 +282,18 @@ def test_profile_query_count_stays_flat(
     many, response = queries_with_and_without_sections()
     assert len(response.context["matches"]) == 5
     assert many == few
+
+
+@pytest.mark.django_db
+def test_the_profile_says_penalty_points_and_links_every_match(client):
+    """Won 0-25 read backwards in lower-wins games; and no row led to its match."""
+    players = PlayerFactory.create_batch(2)
+    indian = services.match_create(variant="indian", options={}, players=players)
+    Match.objects.filter(pk=indian.pk).update(status=Match.Status.FINISHED)
+    Seat.objects.filter(match=indian, index=0).update(score=0, placement=1)
+    Seat.objects.filter(match=indian, index=1).update(score=25, placement=2)
+    page = client.get(f"/players/{players[0].pk}/").content.decode()
+    row = re.search(r'<li class="match spread" data-match="\d+">(.*?)</li>', page, re.S)[1]
+    text = " ".join(re.sub(r"<[^>]+>", " ", row).split())
+    assert "Won with 0 penalty points to 25 against" in text, text
+    assert f'href="{reverse("match-table", args=[indian.pk])}"' in row
