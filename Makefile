@@ -6,7 +6,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 WORKER_CONCURRENCY ?= 2
 
-.PHONY: run test lint format bench clean chromium
+.PHONY: run test lint format bench clean chromium constraints
 
 # The browser tests drive Debian's chromium (Playwright's own browser download cannot work
 # offline); `make test` installs the package when it is missing.
@@ -18,14 +18,21 @@ $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 
-# Stamps: reinstall only when pyproject.toml changes, so a second run is quick.
-$(VENV)/.installed: pyproject.toml | $(VENV)/bin/python
-	$(PY) -m pip install --quiet -e .
+# Stamps: reinstall only when pyproject.toml or constraints.txt changes, so a second run is
+# quick. Every install takes the exact versions in constraints.txt (as the image does).
+$(VENV)/.installed: pyproject.toml constraints.txt | $(VENV)/bin/python
+	$(PY) -m pip install --quiet -c constraints.txt -e .
 	@touch $@
 
-$(VENV)/.installed-dev: pyproject.toml | $(VENV)/bin/python
-	$(PY) -m pip install --quiet -e '.[dev]'
+$(VENV)/.installed-dev: pyproject.toml constraints.txt | $(VENV)/bin/python
+	$(PY) -m pip install --quiet -c constraints.txt -e '.[dev]'
 	@touch $@ $(VENV)/.installed
+
+# After changing dependencies in pyproject.toml: install them, then pin what was installed.
+constraints: | $(VENV)/bin/python
+	$(PY) -m pip install --quiet -e '.[dev]'
+	$(PY) deploy/constraints.py
+	@touch $(VENV)/.installed-dev $(VENV)/.installed
 
 run: $(VENV)/.installed
 	DEBUG=$${DEBUG:-1} $(PY) manage.py migrate --noinput

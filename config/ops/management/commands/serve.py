@@ -2,7 +2,8 @@
 
 Starts, under config/ops/supervisor.py, the three processes Knock needs on one machine:
 
-- web: uvicorn serving `config.asgi` (HTTP now, the live table's WebSockets later), its
+- web: uvicorn serving `config.asgi` (HTTP and the live table's WebSockets; its command
+  line, forwarded headers trusted only with NUM_PROXIES, is config/ops/web.py), its
   PostgreSQL connections shared through a pool of `DATABASE_POOL_MAX` (default 4): the
   ASGI handler runs each request in a thread of its own, and without the pool every
   thread kept a connection (settings);
@@ -21,6 +22,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
 from config.ops.supervisor import Program, Supervisor
+from config.ops.web import uvicorn_argv
 
 
 class Command(BaseCommand):
@@ -54,20 +56,7 @@ def programs(host: str, port: int, concurrency: int) -> list[Program]:
     return [
         Program(
             "web",
-            [
-                python,
-                "-m",
-                "uvicorn",
-                "config.asgi:application",
-                "--host",
-                host,
-                "--port",
-                str(port),
-                "--lifespan",
-                "off",  # Django's ASGI handler has no start-up or shutdown hooks
-                "--timeout-graceful-shutdown",
-                "3",
-            ],
+            uvicorn_argv(host=host, port=port),
             env=web_env,
         ),
         Program(
