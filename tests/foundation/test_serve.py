@@ -211,6 +211,11 @@ def test_serve_restarts_a_killed_worker_reports_a_stale_beat_and_stops_on_sigter
         # The new worker beats under the old one's name.
         wait_for(lambda: healthz(port)[0] == 200, 30, "/healthz 200 with the new worker")
 
+        # The beat container's health check: this machine's beat heartbeat is fresh.
+        check_beat = [*manage, "check_heartbeat", "beat"]
+        patient = env | {"KNOCK_HEARTBEAT_STALE_SECONDS": "30"}  # beats come every 5 s
+        fresh = subprocess.run(check_beat, cwd=ROOT, env=patient, capture_output=True, text=True)
+        assert fresh.returncode == 0, fresh.stderr
         beat = child_running(serve.pid, "beat")
         os.kill(beat, signal.SIGSTOP)  # alive but silent, as a hung beat
         try:
@@ -220,7 +225,10 @@ def test_serve_restarts_a_killed_worker_reports_a_stale_beat_and_stops_on_sigter
                 "a stale beat",
             )
             assert status == 503
-            assert body["beat"].startswith(f"stale: beat@{socket.gethostname()} last seen")
+            assert body["beat"] == "stale"  # the machine's name only to staff
+            stale = subprocess.run(check_beat, cwd=ROOT, env=env, capture_output=True, text=True)
+            assert stale.returncode == 1
+            assert f"beat@{socket.gethostname()}: stale, last seen" in stale.stderr
         finally:
             os.kill(beat, signal.SIGCONT)
         wait_for(lambda: healthz(port)[0] == 200, 15, "/healthz 200 again")
