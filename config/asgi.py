@@ -20,15 +20,21 @@ from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E40
 from django.urls import path  # noqa: E402
 
 from config.consumers import NoticeConsumer  # noqa: E402
+from config.logs import RequestIdMiddleware  # noqa: E402
 from gameplay.routing import websocket_urlpatterns  # noqa: E402
 
-application = ProtocolTypeRouter(
-    {
-        "http": django_application,
-        "websocket": AllowedHostsOriginValidator(
-            AuthMiddlewareStack(
-                URLRouter([*websocket_urlpatterns, path("ws/notices/", NoticeConsumer.as_asgi())])
-            )
-        ),
-    }
+# Every request's and socket's log lines carry its request id (config/logs.py).
+application = RequestIdMiddleware(
+    ProtocolTypeRouter(
+        {
+            "http": django_application,
+            "websocket": AllowedHostsOriginValidator(
+                AuthMiddlewareStack(
+                    URLRouter(
+                        [*websocket_urlpatterns, path("ws/notices/", NoticeConsumer.as_asgi())]
+                    )
+                )
+            ),
+        }
+    )
 )

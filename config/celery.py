@@ -6,8 +6,10 @@ import os
 from contextlib import contextmanager
 
 from celery import Celery
-from celery.signals import task_postrun, task_prerun, worker_process_init
+from celery.signals import setup_logging, task_postrun, task_prerun, worker_process_init
 from django.db import close_old_connections
+
+from config import logs
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
@@ -32,6 +34,29 @@ def _recycle_connections(sender=None, **kwargs) -> None:
     """
     if not getattr(sender.request, "is_eager", False):
         close_old_connections()
+
+
+@setup_logging.connect
+def _log_as_django_does(**kwargs) -> None:
+    """Workers and beat log in settings.LOGGING's format (config/logs.py), not Celery's."""
+    from django.conf import settings
+
+    logs.configure(settings.LOGGING)
+
+
+@task_prerun.connect
+def _log_task_context(task=None, args=None, kwargs=None, **extra) -> None:
+    """Each line a task logs names it, its id and the ids it was given."""
+    task.request.log_context = logs.context.set(
+        logs.context.get() | logs.task_context(task, args, kwargs)
+    )
+
+
+@task_postrun.connect
+def _drop_task_context(task=None, **extra) -> None:
+    token = getattr(task.request, "log_context", None)
+    if token is not None:
+        logs.context.reset(token)
 
 
 @worker_process_init.connect

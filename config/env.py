@@ -5,6 +5,7 @@ variable, instead of surfacing later as an obscure connection error.
 """
 
 import os
+from email.utils import getaddresses
 from urllib.parse import urlsplit
 
 import dj_database_url
@@ -56,6 +57,21 @@ def env_list(name: str, default: list[str]) -> list[str]:
     if raw is None:
         return default
     return [item.strip() for item in raw.split(",") if item.strip()]
+
+
+def env_admins(name: str) -> list[tuple[str, str]]:
+    """Django's ADMINS from `Ann <ann@example.com>, bob@example.com` (name optional)."""
+    raw = os.environ.get(name, "")
+    admins = []
+    for display, address in getaddresses([raw]) if raw.strip() else []:
+        local, _, domain = address.partition("@")
+        if not local or "." not in domain:
+            raise ImproperlyConfigured(
+                f"{name} must list addresses like 'Ann <ann@example.com>, bob@example.com', "
+                f"got {raw!r}"
+            )
+        admins.append((display or address, address))
+    return admins
 
 
 def parse_database_url(url: str, *, name: str = "DATABASE_URL") -> dict:

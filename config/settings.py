@@ -16,6 +16,7 @@ from django.core.exceptions import ImproperlyConfigured
 
 from config.env import (
     CACHE_SCHEMES,
+    env_admins,
     env_bool,
     env_int,
     env_list,
@@ -25,6 +26,7 @@ from config.env import (
     parse_cache_url,
     parse_database_url,
 )
+from config.logs import logging_config, sentry_init
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(env_str("KNOCK_VAR_DIR", str(BASE_DIR / "var")))
@@ -394,15 +396,18 @@ KNOCK_LIVE = {
     "db_threads": env_int("KNOCK_LIVE_DB_THREADS", 4),
 }
 
-# --- Logging: everything to stderr, where process managers collect it -------------
-LOGGING = {
-    "version": 1,
-    "disable_existing_loggers": False,
-    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
-    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
-    "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
-    "loggers": {"django.db.backends": {"level": "WARNING"}},
-}
+# --- Logs and errors: one format for every process (config/logs.py) --------------
+# LOG_FORMAT=json for one JSON object a line; each line carries the request id (web) or
+# the task and its ids (workers).
+LOGGING_CONFIG = "config.logs.configure"
+LOGGING = logging_config(
+    log_format=env_str("LOG_FORMAT", "plain"), level=env_str("LOG_LEVEL", "INFO")
+)
+# Who gets mail about errors and disputed matches: "Ann <ann@example.com>, bob@example.com".
+ADMINS = env_admins("ADMINS")
+# Error reports to Sentry, only when SENTRY_DSN is set (web, worker and beat alike).
+if SENTRY_DSN := env_str("SENTRY_DSN", ""):
+    sentry_init(SENTRY_DSN, environment=env_str("SENTRY_ENVIRONMENT", "production"))
 
 # --- Knock gameplay ----------------------------------------------------------------
 # Shown as provisional while OpenSkill's uncertainty is above this (it starts at 25/3):

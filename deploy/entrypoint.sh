@@ -6,6 +6,9 @@
 set -eu
 cd "$(dirname "$0")/.."
 PYTHON="${PYTHON:-python}"
+# JSON logs are JSON lines only: no start-up banners from Celery then.
+CELERY="$PYTHON -m celery -A config"
+[ "${LOG_FORMAT:-plain}" = json ] && CELERY="$CELERY --quiet"
 
 step="${1:-web}"
 [ "$#" -gt 0 ] && shift
@@ -29,10 +32,10 @@ case "$step" in
     exec "$PYTHON" -m config.ops.web "$@"
     ;;
   worker)
-    exec "$PYTHON" -m celery -A config worker --loglevel "${LOG_LEVEL:-INFO}" "$@"
+    exec $CELERY worker --loglevel "${LOG_LEVEL:-INFO}" "$@"
     ;;
   beat)
-    exec "$PYTHON" -m celery -A config beat --loglevel "${LOG_LEVEL:-INFO}" \
+    exec $CELERY beat --loglevel "${LOG_LEVEL:-INFO}" \
       --schedule "${KNOCK_VAR_DIR:-var}/celerybeat-schedule" "$@"
     ;;
   healthcheck)

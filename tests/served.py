@@ -6,6 +6,7 @@ a port the kernel picks, in a process group of its own that dies with the test.
 
 from __future__ import annotations
 
+import contextlib
 import http.client
 import os
 import signal
@@ -80,13 +81,17 @@ class Served:
             time.sleep(0.1)
 
     def stop(self) -> None:
+        """SIGTERM to the main process, as Docker stops a container; then whatever is left
+        of its group goes."""
         if self.proc.poll() is None:
-            os.killpg(self.proc.pid, signal.SIGTERM)
+            self.proc.send_signal(signal.SIGTERM)
             try:
                 self.proc.wait(timeout=15)
             except subprocess.TimeoutExpired:
-                os.killpg(self.proc.pid, signal.SIGKILL)
+                self.proc.kill()
                 self.proc.wait()
+        with contextlib.suppress(ProcessLookupError):  # the group is gone already
+            os.killpg(self.proc.pid, signal.SIGKILL)
 
 
 def fetch(

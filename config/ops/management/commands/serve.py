@@ -52,6 +52,8 @@ WEB_DATABASE_POOL_MAX = "4"
 def programs(host: str, port: int, concurrency: int) -> list[Program]:
     python = sys.executable
     celery = [python, "-m", "celery", "-A", "config"]
+    if settings.LOGGING["handlers"]["console"]["formatter"] == "json":
+        celery.append("--quiet")  # JSON lines only: no start-up banners
     web_env = {"DATABASE_POOL_MAX": WEB_DATABASE_POOL_MAX} | os.environ
     return [
         Program(
