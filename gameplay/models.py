@@ -140,14 +140,20 @@ class Player(models.Model):
     client_seed = models.CharField(
         max_length=64,
         blank=True,
+        db_default="",
         help_text="Their own client seed; empty: a random one per match.",
     )
     # The server seed of this person's next match, secret; its commitment is shown to them
     # before they send a client seed (engine/README.md). Players from before it draw theirs
     # when first needed (gameplay.services.player_next_seed_commitment).
-    next_seed = models.CharField(max_length=64, blank=True, editable=False, default=new_seed)
+    next_seed = models.CharField(
+        max_length=64, blank=True, editable=False, default=new_seed, db_default=""
+    )
     fair_play_mark = models.CharField(
-        max_length=200, blank=True, help_text="An admin's fair-play mark; nothing automatic."
+        max_length=200,
+        blank=True,
+        db_default="",
+        help_text="An admin's fair-play mark; nothing automatic.",
     )
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -332,13 +338,17 @@ class Room(models.Model):
     bots_allowed = models.BooleanField(default=True)
     bot_pause_ms = models.PositiveIntegerField(
         default=1000,
+        db_default=1000,
         help_text="Milliseconds a bot waits before each turn, so people see it play.",
     )
     spectators_allowed = models.BooleanField(
-        default=False, help_text="Anyone signed in may watch this room's tables (no hands)."
+        default=False,
+        db_default=False,
+        help_text="Anyone signed in may watch this room's tables (no hands).",
     )
     claim_seconds = models.PositiveSmallIntegerField(
         default=3,
+        db_default=3,
         help_text="Seconds a discard stays open to claims (Dummy's cut-ins).",
     )
     active = models.BooleanField(default=True)
@@ -396,12 +406,14 @@ class Match(models.Model):
     commitment = models.CharField(max_length=64, help_text="SHA-256 of the seed, public.")
     seat_seeds = models.JSONField(
         default=list,
+        db_default=[],
         blank=True,
         editable=False,
         help_text="The people's seeds the server seed is made of; secret until the end.",
     )
     client_seeds = models.JSONField(
         default=list,
+        db_default=[],
         blank=True,
         # Every deal comes from engine.fair.deal_seed(seed, client_seeds).
         help_text="One client seed per seat (null for a bot), fixed at creation.",
@@ -414,6 +426,7 @@ class Match(models.Model):
     result = models.JSONField(null=True, blank=True)
     log = JSONTextField(
         default=list,
+        db_default=[],
         blank=True,
         help_text=(
             "The append-only move log: one {seat, action} per accepted action, in order "
@@ -424,15 +437,20 @@ class Match(models.Model):
     entry_fee = models.PositiveIntegerField(default=0)
     turn_seconds = models.PositiveIntegerField(default=60)
     max_timeouts = models.PositiveSmallIntegerField(default=3)
-    bot_pause_ms = models.PositiveIntegerField(default=0, help_text="Copied from the room.")
+    bot_pause_ms = models.PositiveIntegerField(
+        default=0, db_default=0, help_text="Copied from the room."
+    )
     spectators_allowed = models.BooleanField(
         default=False,
+        db_default=False,
         help_text=(
             "Anyone signed in may watch this table (no hands), whatever its room says; set by "
             "whoever creates the match (a tournament that allows spectators)."
         ),
     )
-    claim_seconds = models.PositiveSmallIntegerField(default=3, help_text="Copied from the room.")
+    claim_seconds = models.PositiveSmallIntegerField(
+        default=3, db_default=3, help_text="Copied from the room."
+    )
     claim_window = models.PositiveIntegerField(
         null=True,
         blank=True,
@@ -492,7 +510,7 @@ class QueueEntry(models.Model):
     room = models.ForeignKey(Room, on_delete=models.CASCADE, related_name="queue")
     ordinal = models.FloatField()
     client_seed = models.CharField(
-        max_length=64, blank=True, help_text="Sent with the play request."
+        max_length=64, blank=True, db_default="", help_text="Sent with the play request."
     )
     created_at = models.DateTimeField(auto_now_add=True)
 

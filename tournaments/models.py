@@ -62,21 +62,28 @@ class Tournament(models.Model):
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.DRAFT)
     variant = models.CharField(max_length=16, choices=VARIANT_CHOICES)
     options = models.JSONField(default=dict, blank=True)
-    format = models.CharField(max_length=16, choices=Format.choices, default=Format.SINGLE)
+    format = models.CharField(
+        max_length=16, choices=Format.choices, default=Format.SINGLE, db_default=Format.SINGLE
+    )
     grand_final = models.CharField(
         max_length=8,
         choices=GrandFinal.choices,
         default=GrandFinal.RESET,
+        db_default=GrandFinal.RESET,
         help_text="Double elimination: the grand final's form.",
     )
     swiss_rounds = models.PositiveSmallIntegerField(
         null=True, blank=True, help_text="Swiss: rounds to play; empty means from the field size."
     )
     tiebreaks = models.JSONField(
-        default=list, blank=True, help_text="Swiss: tie-breaks in order (tiebreaks.TIEBREAKS)."
+        default=list,
+        db_default=[],
+        blank=True,
+        help_text="Swiss: tie-breaks in order (tiebreaks.TIEBREAKS).",
     )
     place_points = models.JSONField(
         default=list,
+        db_default=[],
         blank=True,
         help_text="Swiss at tables: points by finishing place, e.g. [3, 1, 0, 0].",
     )
@@ -90,6 +97,7 @@ class Tournament(models.Model):
         max_length=12,
         choices=GroupStage.choices,
         default=GroupStage.ROUND_ROBIN,
+        db_default=GroupStage.ROUND_ROBIN,
         help_text="Two-stage: how each group plays (Swiss: `swiss_rounds` rounds, paired in "
         "play within the group).",
     )
@@ -97,6 +105,7 @@ class Tournament(models.Model):
         max_length=8,
         choices=SecondStage.choices,
         default=SecondStage.SINGLE,
+        db_default=SecondStage.SINGLE,
         help_text="Two-stage: the bracket the groups' qualifiers play "
         "(double elimination uses the grand final's form).",
     )
@@ -116,6 +125,7 @@ class Tournament(models.Model):
     draw_commitment = models.CharField(
         max_length=64,
         blank=True,
+        db_default="",
         help_text="SHA-256 of the draw seed, public from registration's close.",
     )
     third_place = models.BooleanField(default=False)
@@ -133,6 +143,7 @@ class Tournament(models.Model):
     turn_seconds = models.PositiveIntegerField(default=60)
     spectators_allowed = models.BooleanField(
         default=False,
+        db_default=False,
         help_text="Anyone signed in may watch this tournament's tables live (never the hands).",
     )
     created_at = models.DateTimeField(auto_now_add=True)
@@ -269,7 +280,9 @@ class Round(models.Model):
     number = models.PositiveSmallIntegerField()
     name = models.CharField(max_length=40)
     best_of = models.PositiveSmallIntegerField()
-    side = models.CharField(max_length=1, choices=Side.choices, default=Side.MAIN, blank=True)
+    side = models.CharField(
+        max_length=1, choices=Side.choices, default=Side.MAIN, db_default=Side.MAIN, blank=True
+    )
     side_round = models.PositiveSmallIntegerField(
         null=True, blank=True, help_text="The round's number within its side."
     )
