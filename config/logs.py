@@ -69,7 +69,6 @@ def logging_config(*, log_format: str, level: str) -> dict:
     """settings.LOGGING: everything to stderr, where process managers collect it."""
     if log_format not in {"plain", "json"}:
         raise ImproperlyConfigured(f"LOG_FORMAT must be plain or json, got {log_format!r}")
-    console = {"handlers": ["console"], "level": level, "propagate": False}
     return {
         "version": 1,
         "disable_existing_loggers": False,
@@ -96,14 +95,13 @@ def logging_config(*, log_format: str, level: str) -> dict:
         },
         "root": {"handlers": ["console"], "level": level},
         "loggers": {
-            # Replaces Django's default handlers (a second, unformatted console line).
-            "django": {"handlers": ["console", "mail_admins"], "level": level, "propagate": False},
+            # Each replaces the logger's own handlers (Django's unformatted console line,
+            # uvicorn's formats): their lines reach the root's handler, in this format.
+            "django": {"handlers": ["mail_admins"], "level": level},
             "django.db.backends": {"level": "WARNING"},
-            # uvicorn configures its own handlers and formats; these replace them once
-            # Django is set up (when uvicorn loads the application).
-            "uvicorn": console,
-            "uvicorn.error": {"level": level},
-            "uvicorn.access": console,
+            # uvicorn's are replaced when it loads the application (Django's set-up).
+            "uvicorn": {"handlers": [], "level": level, "propagate": True},
+            "uvicorn.access": {"handlers": [], "level": level, "propagate": True},
         },
     }
 
