@@ -12,6 +12,7 @@ WORKDIR /app
 COPY pyproject.toml README.md constraints.txt ./
 COPY config ./config
 COPY engine ./engine
+COPY competition ./competition
 COPY outbox ./outbox
 COPY gameplay ./gameplay
 COPY tournaments ./tournaments

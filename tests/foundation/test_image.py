@@ -141,6 +141,14 @@ def test_the_dockerfile_runs_the_entrypoint_steps_as_a_user_with_a_health_check(
     assert text.rindex("USER knock") > text.rindex("RUN ")
 
 
+def test_the_dockerfile_copies_every_package():
+    """A package left out of the image installs as nothing and fails at import."""
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    packages = [p.rstrip("*") for p in project["tool"]["setuptools"]["packages"]["find"]["include"]]
+    copied = re.findall(r"^COPY (\S+) \./\1$", (ROOT / "Dockerfile").read_text(), re.M)
+    assert set(packages) - set(copied) == set()
+
+
 def requirement_name(spec: str) -> str:
     return re.split(r"[\[<>=!~; ]", spec, maxsplit=1)[0].lower().replace("_", "-")
 
