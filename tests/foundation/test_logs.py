@@ -1,6 +1,7 @@
-"""One log format for every process: with LOG_FORMAT=json, each line a web server or a
-worker writes (the image's `web` and `worker` steps, as real processes) is a JSON object,
-a request's lines carry its request id and a task's lines its name, id and match ids."""
+"""One log format for every process: with LOG_FORMAT=json, each line a web server, a
+worker or beat writes (the image's `web`, `worker` and `beat` steps, as real processes) is
+a JSON object, a request's lines carry its request id and a task's lines its name, id and
+match ids. Also: Sentry only with SENTRY_DSN, and ADMINS from the environment."""
 
 import ast
 import gzip
@@ -200,3 +201,24 @@ def test_admins_come_from_the_environment(monkeypatch):
     monkeypatch.setenv("ADMINS", "Ann, not-an-address")
     with pytest.raises(ImproperlyConfigured, match="ADMINS must list addresses"):
         env_admins("ADMINS")
+
+
+def test_beats_lines_are_json_too(tmp_path, celery_test_queue):
+    env = step_env(
+        DATABASE_URL=database_url(),
+        KNOCK_VAR_DIR=str(tmp_path),  # its schedule file (and an embedded broker) here
+        CELERY_TASK_DEFAULT_QUEUE=celery_test_queue,
+        LOG_FORMAT="json",
+        LOG_LEVEL="INFO",
+    )
+    beat = Served(env, "beat", log=tmp_path / "beat.log")
+    try:
+        deadline = time.monotonic() + 60
+        while "Sending due task" not in beat.log.read_text():
+            assert beat.proc.poll() is None, beat.log.read_text()
+            assert time.monotonic() < deadline, beat.log.read_text()
+            time.sleep(0.2)
+    finally:
+        beat.stop()
+    lines = json_lines(beat)
+    assert any(line["logger"] == "celery.beat" for line in lines)
