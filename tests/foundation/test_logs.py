@@ -203,6 +203,21 @@ def test_admins_come_from_the_environment(monkeypatch):
         env_admins("ADMINS")
 
 
+def test_settings_take_admins_from_the_environment():
+    """So mail_admins (a disputed match) has someone to write to."""
+    done = subprocess.run(
+        [sys.executable, "manage.py", "shell", "-c", "from django.conf import settings; "
+         "print(settings.ADMINS)"],
+        cwd=ROOT,
+        env=step_env(ADMINS="Ann <ann@example.com>", DATABASE_URL=database_url()),
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )  # fmt: skip
+    assert done.stdout.splitlines()[-1] == "[('Ann', 'ann@example.com')]"
+
+
 def test_beats_lines_are_json_too(tmp_path, celery_test_queue):
     env = step_env(
         DATABASE_URL=database_url(),
