@@ -57,7 +57,7 @@ INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "rest_framework",
-    "rest_framework.authtoken",
+    "rest_framework.authtoken",  # read once by gameplay 0011, which moves its keys over
     "django_filters",
     "drf_spectacular",
     "drf_spectacular_sidecar",
@@ -227,7 +227,7 @@ DATA_UPLOAD_MAX_NUMBER_FIELDS = 1000
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         # Token first, so an anonymous API call gets 401 with WWW-Authenticate, not 403.
-        "rest_framework.authentication.TokenAuthentication",
+        "gameplay.backends.ApiTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
@@ -333,6 +333,9 @@ CELERY_BEAT_SCHEDULER = "config.ops.heartbeats:BeatScheduler"
 # second number stale and answers 503 naming it.
 KNOCK_HEARTBEAT_SECONDS = 5
 KNOCK_HEARTBEAT_STALE_SECONDS = env_int("KNOCK_HEARTBEAT_STALE_SECONDS", 30)
+
+# --- API tokens and sockets (gameplay.models.ApiToken, config/sockets.py) -------------
+KNOCK_API_TOKEN_DAYS = env_int("KNOCK_API_TOKEN_DAYS", 90)  # 0: tokens never expire
 CELERY_BEAT_SCHEDULE: dict = {
     "celery-result-cleanup": {"task": "celery.backend_cleanup", "schedule": crontab(minute=17)},
 }

@@ -4,7 +4,6 @@ from django.contrib.auth.signals import user_logged_in
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import generics, status
-from rest_framework.authtoken.models import Token
 from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.exceptions import NotAuthenticated, ValidationError
 from rest_framework.permissions import AllowAny
@@ -16,9 +15,11 @@ from config.errors import NotFound
 from config.schema import INSUFFICIENT_COINS
 from config.security import LockedOut
 from gameplay import selectors, services
-from gameplay.models import Match, Player, Room
+from gameplay.models import ApiToken, Match, Player, Room
 from gameplay.serializers import (
     ActionSerializer,
+    ApiTokenSerializer,
+    IssuedTokenSerializer,
     MatchDocumentSerializer,
     MatchStartedSerializer,
     MatchSummarySerializer,
@@ -31,6 +32,7 @@ from gameplay.serializers import (
     RegisterSerializer,
     RoomSerializer,
     TitleChoiceSerializer,
+    TokenNameSerializer,
 )
 
 
@@ -44,24 +46,23 @@ class RegisterView(APIView):
         data = RegisterSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         player = services.player_register(**data.validated_data)
+        _token, key = services.api_token_create(user=player.user, name="sign-up")
         return Response(
-            {
-                "id": player.pk,
-                "username": player.user.username,
-                "token": player.user.auth_token.key,
-            },
+            {"id": player.pk, "username": player.user.username, "token": key},
             status=status.HTTP_201_CREATED,
         )
 
 
 class TokenView(ObtainAuthToken):
-    """POST username and password, get {"token"}."""
+    """POST username and password (and a `name` for the token), get a new token: each call
+    makes one, listed at GET /api/me/tokens/."""
 
     # DRF's view names its own parsers and no throttles; this one has the API's and a limit.
     parser_classes = api_settings.DEFAULT_PARSER_CLASSES
     throttle_classes = api_settings.DEFAULT_THROTTLE_CLASSES
     throttle_scope = "login"
 
+    @extend_schema(responses={200: IssuedTokenSerializer})
     def post(self, request, *args, **kwargs):
         serializer = self.get_serializer(data=request.data)
         try:
@@ -72,10 +73,33 @@ class TokenView(ObtainAuthToken):
                 raise LockedOut() from None
             raise
         user = serializer.validated_data["user"]
+        named = TokenNameSerializer(data=request.data)
+        named.is_valid(raise_exception=True)
         # A token is a login: last_login moves, and django-axes forgets earlier failures.
         user_logged_in.send(sender=type(user), request=request, user=user)
-        token, _ = Token.objects.get_or_create(user=user)
-        return Response({"token": token.key})
+        token, key = services.api_token_create(user=user, name=named.validated_data.get("name", ""))
+        return Response({"token": key, "id": token.pk, "expires_at": token.expires_at})
+
+
+class MyTokens(generics.ListAPIView):
+    """Your API tokens (not their keys, shown only when made); `current` marks the one
+    this request came with."""
+
+    serializer_class = ApiTokenSerializer
+    pagination_class = None  # at most services.API_TOKENS_MAX
+
+    def get_queryset(self):
+        if getattr(self, "swagger_fake_view", False):
+            return ApiToken.objects.none()
+        return selectors.api_tokens_of(self.request.user)
+
+
+class MyToken(APIView):
+    @extend_schema(request=None, responses={204: None})
+    def delete(self, request, pk: int):
+        """Revoke one of your tokens at once (the current one too)."""
+        services.api_token_revoke(user=request.user, token_id=pk)
+        return Response(status=status.HTTP_204_NO_CONTENT)
 
 
 class RoomList(generics.ListAPIView):

@@ -3,6 +3,7 @@
 Tables and their constraints only; every write goes through gameplay.services.
 """
 
+import hashlib
 import secrets
 
 import orjson
@@ -170,6 +171,39 @@ class Player(models.Model):
 
     def __str__(self) -> str:
         return self.display_name
+
+
+class ApiToken(models.Model):
+    """A key for the API and the sockets (apps, bots): a person may hold several, each
+    named, listed and revocable, each expiring. Only the key's SHA-256 is stored (the key
+    is shown once, when made); it lives as long as the password it was made under
+    (`password_stamp`), as Django's sessions do, so a password change or reset revokes it."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_tokens"
+    )
+    digest = models.CharField(max_length=64, unique=True, editable=False)
+    prefix = models.CharField(max_length=8, editable=False, help_text="The key's first characters.")
+    name = models.CharField(max_length=60, blank=True)
+    password_stamp = models.CharField(max_length=64, editable=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+    expires_at = models.DateTimeField(null=True, blank=True, help_text="Empty: never.")
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+
+    def __str__(self) -> str:
+        return f"{self.prefix}… ({self.name})" if self.name else f"{self.prefix}…"
+
+    @staticmethod
+    def digest_of(key: str) -> str:
+        # The key is 32 random bytes: a plain hash is enough, no slow password hash needed.
+        return hashlib.sha256(key.encode()).hexdigest()
+
+    @staticmethod
+    def stamp_of(user) -> str:
+        """What a token remembers of the password it was made under."""
+        return hashlib.sha256(user.password.encode()).hexdigest()
 
 
 class CoinEntry(models.Model):

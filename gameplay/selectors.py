@@ -6,6 +6,7 @@ from django.db import connection
 from django.db.models import Case, F, Prefetch, Q, Sum, When, Window
 from django.db.models import Value as V
 from django.db.models.functions import RowNumber
+from django.utils import timezone
 
 from config.db import JoinedRead
 from engine import cards as engine_cards
@@ -13,6 +14,7 @@ from engine import gin as engine_gin
 from gameplay import games
 from gameplay.models import (
     Achievement,
+    ApiToken,
     CoinEntry,
     Level,
     Match,
@@ -417,6 +419,13 @@ def ratings_of(player: Player) -> list[Rating]:
 
 
 # --- pages: the lobby and the player profile (appended for the server-rendered pages) ---
+
+
+def api_tokens_of(user):
+    """The user's tokens that still work: not expired, made under the current password."""
+    return ApiToken.objects.filter(user=user, password_stamp=ApiToken.stamp_of(user)).exclude(
+        expires_at__lte=timezone.now()
+    )
 
 
 def player_of_user(user) -> Player | None:

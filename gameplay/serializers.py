@@ -1,7 +1,7 @@
 from rest_framework import serializers
 
 from gameplay import services
-from gameplay.models import VARIANT_CHOICES, Match, Player, Room
+from gameplay.models import VARIANT_CHOICES, ApiToken, Match, Player, Room
 
 
 class RegisterSerializer(serializers.Serializer):
@@ -119,6 +119,23 @@ class MeSerializer(PlayerSerializer):
         return services.player_next_seed_commitment(player=player)
 
 
+class ApiTokenSerializer(serializers.ModelSerializer):
+    current = serializers.SerializerMethodField(help_text="Whether this request came with it.")
+
+    class Meta:
+        model = ApiToken
+        fields = ["id", "name", "prefix", "created_at", "expires_at", "current"]
+
+    def get_current(self, token) -> bool:
+        return token == self.context["request"].auth
+
+
+class TokenNameSerializer(serializers.Serializer):
+    name = serializers.CharField(
+        max_length=60, required=False, allow_blank=True, help_text="What the token is for."
+    )
+
+
 # --- response shapes the views build as dicts (selectors.match_view); for the schema ----
 
 
@@ -126,6 +143,12 @@ class RegisteredSerializer(serializers.Serializer):
     id = serializers.IntegerField(help_text="The new player's id.")
     username = serializers.CharField()
     token = serializers.CharField(help_text="Send as `Authorization: Token <token>`.")
+
+
+class IssuedTokenSerializer(serializers.Serializer):
+    token = serializers.CharField(help_text="Send as `Authorization: Token <token>`; shown once.")
+    id = serializers.IntegerField()
+    expires_at = serializers.DateTimeField(allow_null=True)
 
 
 class MatchStartedSerializer(serializers.Serializer):

@@ -5,6 +5,11 @@ from gameplay import views
 urlpatterns = [
     path("accounts/signup/", views.signup, name="signup"),
     path("accounts/settings/", views.account, name="account"),
+    path(
+        "accounts/tokens/<int:token_id>/revoke/",
+        views.account_token_revoke,
+        name="account-token-revoke",
+    ),
     path("rooms/", views.lobby, name="lobby"),
     path("rooms/<int:room_id>/play/", views.room_play, name="room-play"),
     path("rooms/queue/leave/", views.queue_leave, name="queue-leave"),

@@ -147,8 +147,22 @@ def account(request):
         "form": form,
         "seed_form": seed_form,
         "next_seed": services.player_next_seed_commitment(player=player),
+        "tokens": selectors.api_tokens_of(request.user),
     }
     return render(request, "registration/account.html", context)
+
+
+@login_required
+@require_POST
+def account_token_revoke(request, token_id: int):
+    """The account page's "Revoke" button beside one of your API tokens."""
+    try:
+        services.api_token_revoke(user=request.user, token_id=token_id)
+    except DomainError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(request, _("The token is revoked: it works no more."))
+    return redirect(reverse("account") + "#api-tokens")
 
 
 @login_required

@@ -2,7 +2,6 @@
 
 import factory
 from django.contrib.auth import get_user_model
-from rest_framework.authtoken.models import Token
 
 from gameplay.models import Achievement, Level, Player, Reward, Room, Title
 
@@ -19,15 +18,9 @@ class UserFactory(factory.django.DjangoModelFactory):
 class PlayerFactory(factory.django.DjangoModelFactory):
     class Meta:
         model = Player
-        skip_postgeneration_save = True
 
     user = factory.SubFactory(UserFactory)
     display_name = factory.LazyAttribute(lambda p: p.user.username)
-
-    @factory.post_generation
-    def token(self, create, extracted, **kwargs):
-        if create:
-            Token.objects.get_or_create(user=self.user)
 
 
 class BotPlayerFactory(PlayerFactory):

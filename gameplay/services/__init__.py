@@ -20,6 +20,10 @@ from config.errors import NotAllowed
 from engine import variants
 from gameplay import games
 from gameplay.services.accounts import (
+    API_TOKENS_MAX,
+    api_token_create,
+    api_token_revoke,
+    api_token_user,
     bot_players,
     player_for_user,
     player_next_seed_commitment,
@@ -63,12 +67,16 @@ from gameplay.services.ratings import RATING_MODEL, rating_ordinal, ratings_upda
 # NotAllowed, games and variants are not services: callers (the tests) have reached them
 # through this package since it was one module.
 __all__ = [
+    "API_TOKENS_MAX",
     "RATING_MODEL",
     "IllegalMove",
     "InsufficientCoins",
     "NewMatch",
     "NotAllowed",
     "XpGrant",
+    "api_token_create",
+    "api_token_revoke",
+    "api_token_user",
     "bot_players",
     "coins_book",
     "fair_play_record_many",

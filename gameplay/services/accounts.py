@@ -1,22 +1,28 @@
 """Players: registering people, a profile for any user, and the reusable bot players."""
 
+import secrets
+from datetime import timedelta
+
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import IntegrityError, transaction
-from rest_framework.authtoken.models import Token
+from django.db.models import Q
+from django.utils import timezone
+from django.utils.translation import gettext as _
 
-from config.errors import Conflict, DomainError
+from config.errors import Conflict, DomainError, NotFound
 from engine import fair
 from gameplay import games
-from gameplay.models import Player
+from gameplay.models import ApiToken, Player
 from gameplay.usernames import UsernameError, bot_username, normalize_username
 
 
 def player_register(*, username: str, password: str, email: str = "") -> Player:
-    """A new person's account, player and API token. `email` is optional; it is where a
-    password reset link goes."""
+    """A new person's account and player (the API's sign-up makes them a token next).
+    `email` is optional; it is where a password reset link goes."""
     user_model = get_user_model()
     email = _checked_email(email)
     try:
@@ -38,10 +44,57 @@ def player_register(*, username: str, password: str, email: str = "") -> Player:
             user.set_password(password)
             user.save()
             player = Player.objects.create(user=user, display_name=username[:40])
-            Token.objects.create(user=user)
     except IntegrityError:
         raise Conflict("That username is taken.", code="username_taken") from None
     return player
+
+
+# A person's live tokens at most: making one more drops the oldest, so a client that asks
+# for a token at every start cannot pile them up.
+API_TOKENS_MAX = 20
+
+
+def api_token_create(*, user, name: str = "") -> tuple[ApiToken, str]:
+    """A new API token for `user` and its key, the only time the key is seen. It expires
+    after `KNOCK_API_TOKEN_DAYS` (0: never); stale ones (expired, or made under an earlier
+    password) and those past `API_TOKENS_MAX` are deleted."""
+    key = secrets.token_hex(32)
+    days = settings.KNOCK_API_TOKEN_DAYS
+    now = timezone.now()
+    with transaction.atomic():
+        token = ApiToken.objects.create(
+            user=user,
+            digest=ApiToken.digest_of(key),
+            prefix=key[:8],
+            name=name.strip()[:60],
+            password_stamp=ApiToken.stamp_of(user),
+            expires_at=now + timedelta(days=days) if days else None,
+        )
+        mine = ApiToken.objects.filter(user=user)
+        mine.filter(Q(expires_at__lte=now) | ~Q(password_stamp=token.password_stamp)).delete()
+        extra = mine.order_by("-created_at", "-pk").values_list("pk", flat=True)[API_TOKENS_MAX:]
+        mine.filter(pk__in=list(extra)).delete()
+    return token, key
+
+
+def api_token_user(key: str) -> tuple | None:
+    """The (user, token) a key stands for, or None when it is unknown, expired, revoked by a
+    password change, or its user is inactive."""
+    token = ApiToken.objects.select_related("user").filter(digest=ApiToken.digest_of(key)).first()
+    if token is None or not token.user.is_active:
+        return None
+    if token.expires_at is not None and token.expires_at <= timezone.now():
+        return None
+    if not secrets.compare_digest(token.password_stamp, ApiToken.stamp_of(token.user)):
+        return None
+    return token.user, token
+
+
+def api_token_revoke(*, user, token_id: int) -> None:
+    """Delete one of `user`'s tokens; another person's is not found."""
+    deleted, _rows = ApiToken.objects.filter(user=user, pk=token_id).delete()
+    if not deleted:
+        raise NotFound(_("No such token."))
 
 
 def _checked_email(email: str) -> str:

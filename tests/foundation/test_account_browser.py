@@ -5,7 +5,9 @@ import re
 
 import pytest
 from django.core import mail
+from rest_framework.test import APIClient
 
+from gameplay import services
 from tests.factories import PlayerFactory
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -62,3 +64,21 @@ def test_a_player_resets_a_forgotten_password_through_the_mailed_link(page, logi
     page.wait_for_url("**/accounts/reset/done/")
     login("noor", "third-long-phrase")
     assert signed_in(page)
+
+
+def test_a_player_revokes_an_api_token_on_the_account_page(page, login, shoot):
+    player = PlayerFactory(user__username="kit")
+    phone = services.api_token_create(user=player.user, name="phone")[1]
+    bot = services.api_token_create(user=player.user, name="my bot")[1]
+    login("kit")
+    page.goto("/accounts/settings/")
+    rows = page.locator("#api-tokens tbody tr")
+    assert rows.count() == 2 and "my bot" in rows.nth(0).inner_text()
+    shoot("api-tokens")
+    page.get_by_role("button", name=f"Revoke token {bot[:8]}").click()
+    page.wait_for_load_state()
+    assert "The token is revoked" in page.locator("body").inner_text()
+    assert rows.count() == 1 and "phone" in rows.nth(0).inner_text()
+    me = APIClient(HTTP_AUTHORIZATION=f"Token {bot}").get("/api/me/")
+    assert me.status_code == 401
+    assert APIClient(HTTP_AUTHORIZATION=f"Token {phone}").get("/api/me/").status_code == 200

@@ -12,6 +12,7 @@ from rest_framework.throttling import SimpleRateThrottle
 from schemathesis import checks
 
 from tests.factories import PlayerFactory, RoomFactory
+from tests.gameplay.helpers import api_key
 
 pytestmark = pytest.mark.django_db
 
@@ -55,5 +56,5 @@ def test_anonymous_client(case):
 def test_player(case):
     player = PlayerFactory(coins=500)
     RoomFactory()
-    token = {"Authorization": f"Token {player.user.auth_token.key}"}
+    token = {"Authorization": f"Token {api_key(player)}"}
     case.call_and_validate(headers=token, excluded_checks=LENIENT)

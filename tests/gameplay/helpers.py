@@ -2,11 +2,17 @@
 
 from engine import gin
 from engine.cards import parse
+from gameplay import services
 
 
 def auth(client, player):
-    client.credentials(HTTP_AUTHORIZATION=f"Token {player.user.auth_token.key}")
+    client.credentials(HTTP_AUTHORIZATION=f"Token {api_key(player)}")
     return client
+
+
+def api_key(player) -> str:
+    """A new API token's key for the player."""
+    return services.api_token_create(user=player.user, name="tests")[1]
 
 
 def choose(view: dict) -> dict:
