@@ -3,7 +3,8 @@
 
 Served by uvicorn (`python manage.py serve`, and the benchmarks); uvicorn needs the
 `websockets` package for WebSocket connections. Sockets authenticate with the session
-cookie and must come from one of ALLOWED_HOSTS (checked against their Origin).
+cookie, and must then come from one of ALLOWED_HOSTS (checked against their Origin), or
+with an API token (`gameplay.backends.SocketTokenMiddleware`: apps and bots).
 """
 
 import os
@@ -21,19 +22,18 @@ from django.urls import path  # noqa: E402
 
 from config.consumers import NoticeConsumer  # noqa: E402
 from config.logs import RequestIdMiddleware  # noqa: E402
+from gameplay.backends import SocketTokenMiddleware  # noqa: E402
 from gameplay.routing import websocket_urlpatterns  # noqa: E402
 
+sockets = URLRouter([*websocket_urlpatterns, path("ws/notices/", NoticeConsumer.as_asgi())])
 # Every request's and socket's log lines carry its request id (config/logs.py).
 application = RequestIdMiddleware(
     ProtocolTypeRouter(
         {
             "http": django_application,
-            "websocket": AllowedHostsOriginValidator(
-                AuthMiddlewareStack(
-                    URLRouter(
-                        [*websocket_urlpatterns, path("ws/notices/", NoticeConsumer.as_asgi())]
-                    )
-                )
+            "websocket": SocketTokenMiddleware(
+                with_token=sockets,
+                with_session=AllowedHostsOriginValidator(AuthMiddlewareStack(sockets)),
             ),
         }
     )

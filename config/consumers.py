@@ -18,13 +18,15 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
 
 from config.notices import notices_for
+from config.sockets import LimitedSocket
 from gameplay import live, selectors
 from gameplay.models import Player
 
 logger = logging.getLogger(__name__)
 
 
-class NoticeConsumer(AsyncJsonWebsocketConsumer):
+class NoticeConsumer(LimitedSocket, AsyncJsonWebsocketConsumer):
+    frame_limits = "notices"
     # No channel layer: the hub nudges this socket directly. With one, every page would hold
     # a Redis receive of its own, and an event loop's socket would refuse to share a layer
     # another loop is receiving on (as a test process's servers each run their own loop).
@@ -42,7 +44,7 @@ class NoticeConsumer(AsyncJsonWebsocketConsumer):
             await self.close(code=4404)
             return
         self.player_id = player.pk
-        await self.accept()
+        await self.accept_socket()
         hub = live.notice_hub()
         hub.join(self.player_id, self)
         await hub.ready()

@@ -336,6 +336,13 @@ KNOCK_HEARTBEAT_STALE_SECONDS = env_int("KNOCK_HEARTBEAT_STALE_SECONDS", 30)
 
 # --- API tokens and sockets (gameplay.models.ApiToken, config/sockets.py) -------------
 KNOCK_API_TOKEN_DAYS = env_int("KNOCK_API_TOKEN_DAYS", 90)  # 0: tokens never expire
+# Frames a client may send per socket, (per second, burst) by frame type; "other" is every
+# type not listed and frames that are not JSON. The table page sends one act at a time
+# and re-reads over HTTP; a bot acts twice a turn; the notice socket only listens.
+KNOCK_SOCKET_LIMITS = {
+    "match": {"act": (5, 10), "resync": (1, 3), "other": (1, 3)},
+    "notices": {"other": (1, 3)},
+}
 CELERY_BEAT_SCHEDULE: dict = {
     "celery-result-cleanup": {"task": "celery.backend_cleanup", "schedule": crontab(minute=17)},
 }

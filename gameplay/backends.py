@@ -9,7 +9,6 @@ would look them up exactly and refuse them.
 import unicodedata
 
 from channels.db import database_sync_to_async
-from channels.middleware import BaseMiddleware
 from django.contrib.auth import get_user_model
 from django.contrib.auth.backends import ModelBackend
 from django.contrib.auth.models import AnonymousUser
@@ -71,18 +70,24 @@ def socket_key(scope) -> tuple[str | None, str | None]:
     return None, None
 
 
-class SocketTokenMiddleware(BaseMiddleware):
-    """Inside Channels' session middleware: a socket that brings an API token is that
-    token's user (or anonymous, refused like one, when the key is bad), whatever its
-    cookie says; the consumers then authorize it exactly as a session."""
+class SocketTokenMiddleware:
+    """Sockets that bring an API token go to `with_token` as that token's user (or as
+    anonymous, refused like one, when the key is bad), with no session and no Origin check:
+    a key is no ambient credential a third-party page could ride on, and apps and bots send
+    no Origin. Every other socket goes to `with_session` (the Origin check and the session).
+    The consumers then authorize both alike."""
+
+    def __init__(self, *, with_token, with_session):
+        self.with_token, self.with_session = with_token, with_session
 
     async def __call__(self, scope, receive, send):
         key, subprotocol = socket_key(scope)
-        if key is not None:
-            found = await database_sync_to_async(services.api_token_user)(key) if key else None
-            scope = {
-                **scope,
-                "user": found[0] if found else AnonymousUser(),
-                "knock_subprotocol": subprotocol,
-            }
-        return await super().__call__(scope, receive, send)
+        if key is None:
+            return await self.with_session(scope, receive, send)
+        found = await database_sync_to_async(services.api_token_user)(key) if key else None
+        scope = {
+            **scope,
+            "user": found[0] if found else AnonymousUser(),
+            "knock_subprotocol": subprotocol,
+        }
+        return await self.with_token(scope, receive, send)

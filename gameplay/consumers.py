@@ -21,7 +21,12 @@ missed one (a gap): it re-reads its view over HTTP. It does the same after recon
 
 Frames from the client: `{"type": "act", "seq", "action", "ref"}` goes through
 `gameplay.services.match_act` exactly as `POST /api/matches/<id>/actions/` does;
-`{"type": "resync"}` asks for the view again.
+`{"type": "resync"}` asks for the view again. Each frame type is rate-limited per
+connection (`config.sockets.LimitedSocket`, `KNOCK_SOCKET_LIMITS["match"]`): over the
+limit, an error frame `rate_limited` and a close with code 4429.
+
+A socket authenticates with the session cookie (from an allowed Origin) or with an API
+token (`gameplay.backends.SocketTokenMiddleware`): the same rules apply to both.
 
 How moves reach this consumer, in the embedded default (no Redis, web and worker in
 separate processes) as in production: see `gameplay/live.py`. In short, a Redis channel
@@ -37,6 +42,7 @@ from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
 from config.errors import DomainError
+from config.sockets import LimitedSocket
 from gameplay import live, selectors, services
 from gameplay.models import Match, Player
 
@@ -51,7 +57,9 @@ def version_of(seq: int, status: str, window: int = 0) -> tuple[int, int, int]:
     return seq, STATUS_ORDER[status], window
 
 
-class MatchConsumer(AsyncJsonWebsocketConsumer):
+class MatchConsumer(LimitedSocket, AsyncJsonWebsocketConsumer):
+    frame_limits = "match"
+
     async def connect(self):
         self.match_id = int(self.scope["url_route"]["kwargs"]["match_id"])
         self.version: tuple[int, int, int] | None = None
@@ -68,7 +76,7 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         self.player, self.seat = access
         self.group = live.match_group(self.match_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
-        await self.accept()
+        await self.accept_socket()
         live.watcher().watch(self.match_id, self)
         await self.send_view()
         if self.seat is not None:
@@ -174,7 +182,7 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         elif kind == "act":
             await self._act(content)
         else:
-            await self._error(
+            await self.refuse(
                 content.get("ref") if isinstance(content, dict) else None,
                 DomainError('A frame is {"type": "act", ...} or {"type": "resync"}.'),
             )
@@ -182,10 +190,10 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
     async def _act(self, content: dict) -> None:
         ref, seq, action = content.get("ref"), content.get("seq"), content.get("action")
         if self.player is None or self.seat is None:
-            await self._error(ref, DomainError("Spectators cannot act.", code="not_seated"))
+            await self.refuse(ref, DomainError("Spectators cannot act.", code="not_seated"))
             return
         if not isinstance(seq, int) or isinstance(seq, bool) or not isinstance(action, dict):
-            await self._error(
+            await self.refuse(
                 ref, DomainError("An action needs an integer seq and an action object.")
             )
             return
@@ -195,7 +203,7 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
             try:
                 view = await live.run_db(self._act_and_view, seq, action)
             except DomainError as exc:
-                await self._error(ref, exc)
+                await self.refuse(ref, exc)
                 return
             await self._send_view(view, ref=ref, force=True)
 
@@ -207,7 +215,7 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         )
         return selectors.match_view(match, self.player)
 
-    async def _error(self, ref, exc: DomainError) -> None:
+    async def refuse(self, ref, exc: DomainError) -> None:
         await self.send_json(
             {
                 "type": "error",
