@@ -6,7 +6,13 @@ import os
 from contextlib import contextmanager
 
 from celery import Celery
-from celery.signals import setup_logging, task_postrun, task_prerun, worker_process_init
+from celery.signals import (
+    setup_logging,
+    task_postrun,
+    task_prerun,
+    worker_init,
+    worker_process_init,
+)
 from django.db import close_old_connections
 
 from config import logs
@@ -57,6 +63,18 @@ def _drop_task_context(task=None, **extra) -> None:
     token = getattr(task.request, "log_context", None)
     if token is not None:
         logs.context.reset(token)
+
+
+@worker_init.connect
+def _serve_metrics(**kwargs) -> None:
+    """A worker with `METRICS_PORT` serves its machine's counters there (config/metrics.py),
+    for a machine that has no web process to scrape."""
+    from django.conf import settings
+
+    if settings.METRICS_PORT:
+        from config import metrics
+
+        metrics.serve(settings.METRICS_PORT)
 
 
 @worker_process_init.connect

@@ -71,6 +71,7 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "config.metrics.MetricsMiddleware",  # first: it times everything below
     "django.middleware.security.SecurityMiddleware",
     "config.security.CSPMiddleware",  # before anything renders a page that needs its nonce
     "whitenoise.middleware.WhiteNoiseMiddleware",
@@ -217,7 +218,7 @@ X_FRAME_OPTIONS = "DENY"
 if env_bool("SECURE_PROXY_SSL_HEADER", default=False):
     # Only behind a proxy that sets this header itself (docker-compose, a load balancer).
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
-SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
+SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^metrics$"]
 
 # --- Upload limits: Django's defaults, stated; the API answers 413 and 400 past them ----
 DATA_UPLOAD_MAX_MEMORY_SIZE = 2_621_440  # bytes of a request body (files excepted)
@@ -334,13 +335,18 @@ CELERY_BEAT_SCHEDULER = "config.ops.heartbeats:BeatScheduler"
 KNOCK_HEARTBEAT_SECONDS = 5
 KNOCK_HEARTBEAT_STALE_SECONDS = env_int("KNOCK_HEARTBEAT_STALE_SECONDS", 30)
 
+# --- Metrics (config/metrics.py): GET /metrics with "Authorization: Bearer <token>" -----
+METRICS_TOKEN = env_str("METRICS_TOKEN", "")  # unset: no /metrics at all
+METRICS_PORT = env_int("METRICS_PORT", 0)  # a worker serves its machine's counters there
+
 # --- API tokens and sockets (gameplay.models.ApiToken, config/sockets.py) -------------
 KNOCK_API_TOKEN_DAYS = env_int("KNOCK_API_TOKEN_DAYS", 90)  # 0: tokens never expire
 # Frames a client may send per socket, (per second, burst) by frame type; "other" is every
 # type not listed and frames that are not JSON. The table page sends one act at a time
-# and re-reads over HTTP; a bot acts twice a turn; the notice socket only listens.
+# and re-reads over HTTP; a bot client may act as often as the API lets it (600 a minute);
+# the notice socket only listens.
 KNOCK_SOCKET_LIMITS = {
-    "match": {"act": (5, 10), "resync": (1, 3), "other": (1, 3)},
+    "match": {"act": (10, 20), "resync": (1, 3), "other": (1, 3)},
     "notices": {"other": (1, 3)},
 }
 CELERY_BEAT_SCHEDULE: dict = {

@@ -15,6 +15,7 @@ import time
 from django.conf import settings
 from django.utils.translation import gettext as _
 
+from config import metrics
 from config.errors import DomainError
 
 CLOSE_RATE_LIMITED = 4429  # 4000-4999 are the application's; 429 as in HTTP
@@ -48,6 +49,14 @@ class LimitedSocket:
         """Accept, echoing the token subprotocol when the client authenticated with it (a
         browser drops a socket whose server picks none of the subprotocols it offered)."""
         await self.accept(self.scope.get("knock_subprotocol"))
+        self.counted = True
+        metrics.SOCKETS.labels(self.frame_limits).inc()
+
+    async def websocket_disconnect(self, message):
+        if getattr(self, "counted", False):
+            self.counted = False
+            metrics.SOCKETS.labels(self.frame_limits).dec()
+        await super().websocket_disconnect(message)
 
     async def receive(self, text_data=None, bytes_data=None, **kwargs):
         if getattr(self, "limited", False):

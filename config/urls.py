@@ -5,6 +5,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 from config.api import api_not_found
 from config.api_index import ApiIndex
 from config.health import healthz
+from config.metrics import metrics
 from config.views import home, notices
 
 api_patterns = [
@@ -23,6 +24,7 @@ admin.site.index_title = "Rooms, players, tournaments and leagues"
 
 urlpatterns = [
     path("healthz", healthz, name="healthz"),
+    path("metrics", metrics, name="metrics"),
     path("", home, name="home"),
     path("me/notices/", notices, name="notices"),
     path("admin/", admin.site.urls),

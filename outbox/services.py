@@ -288,14 +288,21 @@ def relay(*, now: datetime | None = None) -> int:
 
 def _queue_empty() -> bool:
     """Whether the queue jobs go to holds no message now."""
+    return queue_depth() == 0
+
+
+def queue_name() -> str:
+    return app.conf.task_default_queue
+
+
+def queue_depth() -> int:
+    """How many messages wait in the queue jobs go to (the metrics read it too)."""
     with app.pool.acquire(block=True) as conn:
         try:
-            declared = conn.default_channel.queue_declare(
-                queue=app.conf.task_default_queue, passive=True
-            )
+            declared = conn.default_channel.queue_declare(queue=queue_name(), passive=True)
         except conn.channel_errors:  # Redis keeps no empty list: no such queue, no message
-            return True
-    return declared.message_count == 0
+            return 0
+    return declared.message_count
 
 
 def _running(job_ids: list[int]) -> set[int]:

@@ -14,6 +14,7 @@ from celery.exceptions import Retry
 from django.db import DatabaseError, OperationalError, close_old_connections
 from django.utils import timezone
 
+from config import metrics
 from config.errors import DomainError
 
 logger = logging.getLogger(__name__)
@@ -64,6 +65,7 @@ class JobTask(Task):
                 _give_up(hand_off.job)
                 raise
             except Exception:
+                metrics.JOB_FAILURES.labels(self.name).inc()
                 _settle(services.job_release, job_id, retry_in=None)
                 _give_up(hand_off.job)
                 raise
@@ -110,6 +112,7 @@ def _run_here(job) -> bool:
         logger.warning("%s: job %s refused: %s", job.task, job.pk, exc)
         return True
     except Exception:
+        metrics.JOB_FAILURES.labels(job.task).inc()
         logger.exception("%s: handed-off job %s failed; it runs again later", job.task, job.pk)
         _settle(services.job_release, job.pk, retry_in=None)
         return False

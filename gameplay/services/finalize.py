@@ -11,6 +11,7 @@ from django.core.mail import mail_admins
 from django.db import transaction
 from django.utils import timezone
 
+from config import metrics
 from config.db import bulk_update
 from config.jobs import enqueue
 from engine import IllegalAction
@@ -109,6 +110,15 @@ def match_finalize_many(*, match_ids: Iterable[int]) -> set[int]:
             ]
             if with_people:
                 enqueue("gameplay.tasks.record_fair_play", *with_people)
+    for match in matches:
+        outcome = (
+            "disputed"
+            if match.dispute_reason
+            else "forfeit"
+            if "forfeit" in (match.result or {})
+            else "played"
+        )
+        metrics.MATCHES_FINISHED.labels(match.variant, outcome).inc()
     for match in disputed:
         logger.error("match %s disputed: %s", match.pk, match.dispute_reason)
         mail_admins(f"Knock: match {match.pk} disputed", match.dispute_reason, fail_silently=True)

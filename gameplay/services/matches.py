@@ -1,7 +1,7 @@
 """Playing a match: creating it, applying moves, bots' turns, turn deadlines, timeouts
 and forfeits. A match that ends here is handed to finalize by task name."""
 
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Iterable
 from datetime import timedelta
 from typing import NamedTuple
@@ -10,6 +10,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
+from config import metrics
 from config.db import bulk_insert, bulk_update
 from config.errors import Conflict, DomainError, NotAllowed, NotFound
 from config.jobs import discard, enqueue, enqueue_many
@@ -278,13 +279,16 @@ def _store_many(played: list[tuple[Match, object, list[dict]]]) -> None:
     now = timezone.now()
     stamp = now.isoformat(timespec="milliseconds")
     finished, placed, turns, claimed, appended = [], [], [], [], []
+    counted = Counter()
     for match, game, moves in played:
+        bot_seats = {seat.index for seat in match.seats.all() if seat.player.is_bot}
         # Each move keeps when it was stored (the downloadable document shows it). The
         # callers' move dicts are their own and new: stamped in place, not copied.
         for move in moves:
             move["at"] = stamp
+            by = "timeout" if move.get("auto") else "bot" if move["seat"] in bot_seats else "person"
+            counted[match.variant, by] += 1
         appended.append(moves)
-        bot_seats = {seat.index for seat in match.seats.all() if seat.player.is_bot}
         claims.refresh(match, game, bot_seats, moves)  # before the log in hand grows
         if "log" not in match.get_deferred_fields():
             match.log = [*match.log, *moves]
@@ -312,6 +316,7 @@ def _store_many(played: list[tuple[Match, object, list[dict]]]) -> None:
     if placed:
         bulk_update(placed, ["score", "placement"])
     live.announce([match for match, _, _ in played])
+    transaction.on_commit(lambda: _count_moves(counted))
     # A match that moved has no earlier turn left to time out. Kept, each person's move
     # left a job that ran a minute later only to find the match moved on: as many worker
     # tasks as moves, and bots' turns waited behind them in the queue.
@@ -381,6 +386,35 @@ def _finalize_later(match_ids: list[int]) -> None:
     enqueue("gameplay.tasks.finalize_match", *match_ids)
 
 
+def _count_moves(counted: Counter) -> None:
+    for (variant, by), n in counted.items():
+        metrics.MOVES.labels(variant, by).inc(n)
+
+
+def _bot_reply_seconds(played: list[tuple[Match, object, list[dict]]]) -> list[tuple[str, float]]:
+    """How long each match's bot turn waited for this run, from when it came up (its
+    deadline is the grace after that), less the room's deliberate pause."""
+    now = timezone.now()
+    return [
+        (
+            match.variant,
+            max(
+                0.0,
+                (now - match.turn_deadline + BOT_TURN_GRACE).total_seconds()
+                - match.bot_pause_ms / 1000,
+            ),
+        )
+        for match, _, _ in played
+        if match.turn_deadline is not None
+        and any(seat.index == match.to_move and seat.player.is_bot for seat in match.seats.all())
+    ]
+
+
+def _observe_replies(waits: list[tuple[str, float]]) -> None:
+    for variant, seconds in waits:
+        metrics.BOT_REPLY_SECONDS.labels(variant).observe(seconds)
+
+
 def match_play_bots(*, match_id: int, max_actions: int = 5000) -> int:
     """Play every consecutive bot turn in one transaction; returns how many were played."""
     return match_play_bots_many(match_ids=[match_id], max_actions=max_actions).get(match_id, 0)
@@ -444,7 +478,9 @@ def match_play_bots_many(*, match_ids: Iterable[int], max_actions: int = 5000) -
                 bot = next(s.player for s in match.seats.all() if s.index == match.to_move)
                 _enqueue_turns([(match, bot)])
         if played:
+            waits = _bot_reply_seconds(played)  # before the store sets the next deadlines
             _store_many(played)
+            transaction.on_commit(lambda: _observe_replies(waits))
     return {match.pk: len(moves) for match, _, moves in played}
 
 

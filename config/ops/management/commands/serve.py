@@ -10,7 +10,9 @@ Starts, under config/ops/supervisor.py, the three processes Knock needs on one m
 - worker: a Celery worker (bots, deadlines, brackets, results);
 - beat: Celery beat (the periodic sweeps).
 
-Each is an ordinary command a production process manager could run on its own.
+Each is an ordinary command a production process manager could run on its own. They
+share `PROMETHEUS_MULTIPROC_DIR` (default `var/metrics/`, emptied at each start), so
+`/metrics` of the web process counts the worker's moves too (config/metrics.py).
 """
 
 import os
@@ -41,8 +43,19 @@ class Command(BaseCommand):
 
     def handle(self, *args, host, port, concurrency, stop_timeout, **options):
         _check_port_free(host, port)
+        _fresh_metrics_dir()
         supervisor = Supervisor(programs(host, port, concurrency), stop_timeout=stop_timeout)
         raise SystemExit(supervisor.run())
+
+
+def _fresh_metrics_dir() -> None:
+    """The processes' metric files start empty: a dead process's would count for ever."""
+    folder = Path(
+        os.environ.setdefault("PROMETHEUS_MULTIPROC_DIR", str(settings.VAR_DIR / "metrics"))
+    )
+    folder.mkdir(parents=True, exist_ok=True)
+    for stale in folder.glob("*.db"):
+        stale.unlink()
 
 
 #: Connections the web server's threads share when the database is PostgreSQL.
