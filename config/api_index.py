@@ -52,7 +52,7 @@ class ApiIndex(APIView):
             {
                 "endpoints": endpoints,
                 "per_object": per_object,
-                "authentication": "Token (POST auth/token/) or the site's session",
+                "authentication": "Token (POST auth/token/, listed at me/tokens/) or a session",
                 "errors": {"error": {"code": "...", "message": "...", "details": None}},
             }
         )

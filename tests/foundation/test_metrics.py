@@ -5,16 +5,21 @@ share PROMETHEUS_MULTIPROC_DIR, as under `make run`); the store's gauges read at
 
 import asyncio
 import json
+import re
 import time
 from datetime import timedelta
+from pathlib import Path
 from urllib.request import Request, urlopen
 
 import pytest
+import yaml
 from django.test import Client
 from django.utils import timezone
 from prometheus_client.parser import text_string_to_metric_families
+from prometheus_client.registry import REGISTRY
 from websockets.asyncio.client import connect
 
+from config import metrics
 from config.ops.models import Heartbeat
 from gameplay.models import Match
 from outbox.models import Job
@@ -25,6 +30,7 @@ from tests.gameplay.test_table_restart import WebServer, os_free_port
 from tests.workers import Workers, database_url
 
 TOKEN = "scrape-me-please"
+DOCS = Path(__file__).resolve().parents[2] / "docs"
 
 
 def samples(text: str) -> dict[tuple[str, frozenset], float]:
@@ -145,3 +151,26 @@ async def play_to_the_end(web, match_id: int, key: str) -> None:
                 pending = True
                 action = {"type": "act", "seq": latest["seq"], "action": choose(latest), "ref": ref}
                 await ws.send(json.dumps(action))
+
+
+@pytest.mark.django_db
+def test_the_alert_rules_and_dashboard_name_only_metrics_that_exist():
+    """docs/prometheus-alerts.yml and docs/grafana-knock.json follow config/metrics.py."""
+    suffixes = {"counter": ["_total"], "histogram": ["_bucket", "_count", "_sum"], "gauge": [""]}
+    families = [*REGISTRY.collect(), *metrics.StoreCollector().collect()]
+    known = {
+        f.name + end for f in families if f.name.startswith("knock_") for end in suffixes[f.type]
+    }
+    rules = yaml.safe_load((DOCS / "prometheus-alerts.yml").read_text())
+    exprs = [rule["expr"] for group in rules["groups"] for rule in group["rules"]]
+    dashboard = json.loads((DOCS / "grafana-knock.json").read_text())
+    exprs += [target["expr"] for panel in dashboard["panels"] for target in panel["targets"]]
+    named = {name for expr in exprs for name in re.findall(r"knock_[a-z_]+", expr)}
+    assert named and named <= known, named - known
+    alerts = {rule["alert"] for group in rules["groups"] for rule in group["rules"]}
+    assert {
+        "KnockOutboxBehind",
+        "KnockHeartbeatStale",
+        "KnockHttp5xx",
+        "KnockBotReplySlow",
+    } <= alerts

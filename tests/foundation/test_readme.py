@@ -121,6 +121,21 @@ def test_the_readme_walk_throughs_and_replay_recipe_work_as_written(demo_site):
     the finished match, then the tournament walk-through with the same player."""
     walk_through_a_match(demo_site)
     walk_through_a_tournament(demo_site)
+    walk_through_the_tokens(demo_site)
+
+
+def walk_through_the_tokens(shell: Shell) -> None:
+    """The last player's tokens listed (the demo player's: its login's), and the one in use
+    revoked: it is refused from then on."""
+    listed, revoke = commands(readme_block("### Your API tokens", "sh"))
+    status, tokens = shell.run(listed)
+    assert status == 200 and {"id", "name", "prefix", "expires_at"} <= set(tokens[0]), tokens
+    current = next(token for token in tokens if token["current"])
+    shell.values["<token_id>"] = str(current["id"])
+    status, _ = shell.run(revoke)
+    assert status == 204
+    status, _ = shell.run(listed)
+    assert status == 401
 
 
 def token_header(shell: Shell, username: str, password: str) -> str:
