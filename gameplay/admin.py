@@ -17,11 +17,13 @@ from django.core.exceptions import ValidationError
 from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils.html import format_html, format_html_join
+from rest_framework.authtoken.models import TokenProxy
 
 from engine import variants
 from gameplay import services
 from gameplay.models import (
     Achievement,
+    ApiToken,
     CoinEntry,
     FairPlaySignal,
     Level,
@@ -412,6 +414,29 @@ class RatingAdmin(ReadOnlyAdmin):
     @admin.display(boolean=True)
     def provisional(self, rating: Rating) -> bool:
         return rating.provisional
+
+
+# --- API tokens -----------------------------------------------------------------------
+
+# DRF's own tokens are no longer read (gameplay 0010 moved them to ApiToken): no screen.
+admin.site.unregister(TokenProxy)
+
+
+@admin.register(ApiToken)
+class ApiTokenAdmin(admin.ModelAdmin):
+    """People's API tokens; deleting one revokes it at once. Never made or edited here."""
+
+    list_display = ["user", "name", "prefix", "created_at", "expires_at"]
+    search_fields = ["user__username", "name", "prefix"]
+    list_select_related = ["user"]
+    fields = ["user", "name", "prefix", "created_at", "expires_at"]
+    readonly_fields = fields
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
 
 
 # --- fair play ------------------------------------------------------------------------

@@ -31,6 +31,8 @@ import threading
 from dataclasses import dataclass, field
 from time import monotonic
 
+from prometheus_client import multiprocess
+
 logger = logging.getLogger(__name__)
 
 PR_SET_PDEATHSIG = 1
@@ -117,6 +119,9 @@ class Supervisor:
     def _on_exit(self, program: Program, now: float) -> None:
         process = program.process
         _kill_group(process.pid)  # whatever it left behind (pool processes) goes with it
+        if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+            # Its open-sockets gauge goes with it (config/metrics.py); counters stay counted.
+            multiprocess.mark_process_dead(process.pid)
         ran = now - program.started_at
         program.failures = 0 if ran >= self.steady_after else program.failures + 1
         delay = min(self.max_backoff, 2.0 ** max(program.failures - 1, 0))

@@ -244,3 +244,19 @@ def test_serve_restarts_a_killed_worker_reports_a_stale_beat_and_stops_on_sigter
             os.kill(pid, signal.SIGKILL)
     log = (tmp_path / "serve.log").read_text()
     assert "worker (pid" in log and "exited with signal SIGKILL" in log
+
+
+def test_a_dead_programs_live_gauges_leave_the_metrics_folder(tmp_path, monkeypatch):
+    """A web process's open-sockets gauge (config/metrics.py) ends with it; counters stay."""
+    from config.ops.supervisor import Program, Supervisor
+
+    monkeypatch.setenv("PROMETHEUS_MULTIPROC_DIR", str(tmp_path))
+    program = Program("web", [sys.executable, "-c", "pass"])
+    program.process = subprocess.Popen(program.argv, process_group=0)
+    program.process.wait()
+    program.started_at = time.monotonic()
+    gauge = tmp_path / f"gauge_liveall_{program.process.pid}.db"
+    counter = tmp_path / f"counter_{program.process.pid}.db"
+    gauge.touch(), counter.touch()
+    Supervisor([program])._on_exit(program, time.monotonic())
+    assert not gauge.exists() and counter.exists()

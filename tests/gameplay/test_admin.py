@@ -40,6 +40,7 @@ def gameplay_rows():
     AchievementFactory(reward=RewardFactory(coins=5))
     RoomFactory()
     player = PlayerFactory()
+    services.api_token_create(user=player.user, name="bot")
     match = finished_match()
     FairPlaySignal.objects.create(
         kind=FairPlaySignal.Kind.EXPERT_AGREEMENT,

@@ -158,3 +158,12 @@ def test_the_account_page_revokes_only_your_own_tokens():
     assert adas["token"][:8] in page and adas["token"] not in page
     site.post(f"/accounts/tokens/{adas['id']}/revoke/")
     assert me(adas["token"]) == 401
+
+
+def test_staff_revoke_a_token_by_deleting_it_in_the_admin(admin_client):
+    PlayerFactory(user__username="ada")
+    issued = token_for("ada")
+    delete = f"/admin/gameplay/apitoken/{issued['id']}/delete/"
+    assert admin_client.post(delete, {"post": "yes"}).status_code == 302
+    assert me(issued["token"]) == 401
+    assert admin_client.get("/admin/authtoken/tokenproxy/").status_code == 404
