@@ -21,9 +21,11 @@ import os
 import secrets
 import time
 
+from asgiref.sync import iscoroutinefunction
 from django.conf import settings
 from django.http import Http404, HttpResponse
 from django.utils import timezone
+from django.utils.decorators import sync_and_async_middleware
 from django.views.decorators.cache import never_cache
 from prometheus_client import (
     CONTENT_TYPE_LATEST,
@@ -152,21 +154,35 @@ def metrics(request):
 METHODS = {"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"}  # any other: "other"
 
 
-class MetricsMiddleware:
-    """Counts and times every request, labelled by its URL pattern's name (a bounded set)."""
+@sync_and_async_middleware
+def middleware(get_response):
+    """Counts and times every request, labelled by its URL pattern's name (a bounded set);
+    async under ASGI, so it adds no thread hop there."""
+    if iscoroutinefunction(get_response):
 
-    def __init__(self, get_response):
-        self.get_response = get_response
+        async def timed(request):
+            begun = time.perf_counter()
+            response = await get_response(request)
+            _record(request, response, begun)
+            return response
 
-    def __call__(self, request):
-        begun = time.perf_counter()
-        response = self.get_response(request)
-        match = request.resolver_match
-        view = (match.view_name or match.route) if match else "unmatched"
-        method = request.method if request.method in METHODS else "other"
-        REQUEST_SECONDS.labels(method, view).observe(time.perf_counter() - begun)
-        REQUESTS.labels(method, view, str(response.status_code)).inc()
-        return response
+    else:
+
+        def timed(request):
+            begun = time.perf_counter()
+            response = get_response(request)
+            _record(request, response, begun)
+            return response
+
+    return timed
+
+
+def _record(request, response, begun: float) -> None:
+    match = request.resolver_match
+    view = (match.view_name or match.route) if match else "unmatched"
+    method = request.method if request.method in METHODS else "other"
+    REQUEST_SECONDS.labels(method, view).observe(time.perf_counter() - begun)
+    REQUESTS.labels(method, view, str(response.status_code)).inc()
 
 
 def serve(port: int) -> None:

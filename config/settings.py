@@ -71,7 +71,7 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
-    "config.metrics.MetricsMiddleware",  # first: it times everything below
+    "config.metrics.middleware",  # first: it times everything below
     "django.middleware.security.SecurityMiddleware",
     "config.security.CSPMiddleware",  # before anything renders a page that needs its nonce
     "whitenoise.middleware.WhiteNoiseMiddleware",

@@ -82,6 +82,8 @@ def test_a_scrape_after_a_bot_match_shows_the_web_and_worker_counters(
 ):
     monkeypatch.setenv("PROMETHEUS_MULTIPROC_DIR", str(tmp_path))
     monkeypatch.setenv("METRICS_TOKEN", TOKEN)
+    worker_port = os_free_port()
+    monkeypatch.setenv("METRICS_PORT", str(worker_port))  # the worker serves there too
     room = RoomFactory(options={"target": 1})  # one hand
     ada = PlayerFactory(coins=100)
     key = api_key(ada)
@@ -100,6 +102,7 @@ def test_a_scrape_after_a_bot_match_shows_the_web_and_worker_counters(
                 time.sleep(0.2)
             time.sleep(0.5)  # the finalize's counter is written just after its commit
             body = _http(f"{web.url}/metrics", {"Authorization": f"Bearer {TOKEN}"})
+            from_worker = _http(f"http://127.0.0.1:{worker_port}/metrics", {})
         finally:
             web.kill()
     found = samples(body)
@@ -117,6 +120,10 @@ def test_a_scrape_after_a_bot_match_shows_the_web_and_worker_counters(
     assert total(found, "knock_open_sockets", socket="match") == 0  # closed again
     assert any(key == "knock_open_sockets" for key, _ in found)
     assert total(found, "knock_heartbeat_age_seconds", role="worker") < 30
+    # A machine of workers only is scraped on METRICS_PORT: the same folder, the same sums.
+    on_worker = samples(from_worker)
+    assert total(on_worker, "knock_moves_total", by="bot") == bots
+    assert total(on_worker, "knock_matches_finished_total", outcome="played") == 1
 
 
 def _http(url: str, headers: dict, body: dict | None = None, status: int = 200) -> str:
