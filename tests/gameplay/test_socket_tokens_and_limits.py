@@ -56,25 +56,31 @@ def test_a_token_opens_the_table_socket_by_header_or_subprotocol(server):
     revoked = services.api_token_create(user=ada.user)
     services.api_token_revoke(user=ada.user, token_id=revoked[0].pk)
     cookie = session_cookie(ada)
-    first = match.to_move
 
     async def body():
         header = {"Authorization": f"Token {keys['ada']}"}
-        async with connect(url(server, match.pk), additional_headers=header) as ws:
-            view = (await next_of(ws, "view"))["view"]
-            assert view["seat"] == 0 and len(view["hand"]) == 10
-        async with connect(url(server, match.pk), subprotocols=["knock.token", keys["bob"]]) as ws:
-            assert ws.subprotocol == "knock.token"
-            view = (await next_of(ws, "view"))["view"]
-            assert view["seat"] == 1
-            if first == 1:  # the same rules as the session: a seated player acts
-                await ws.send(
-                    json.dumps(
-                        {"type": "act", "seq": view["seq"], "action": choose(view), "ref": 1}
-                    )
-                )
-                answer = await next_of(ws, "view")
+        by_header = await connect(url(server, match.pk), additional_headers=header)
+        by_subprotocol = await connect(
+            url(server, match.pk), subprotocols=["knock.token", keys["bob"]]
+        )
+        assert by_header.subprotocol is None and by_subprotocol.subprotocol == "knock.token"
+        sockets = [by_header, by_subprotocol]
+        views = [(await next_of(ws, "view"))["view"] for ws in sockets]
+        assert [view["seat"] for view in views] == [0, 1]
+        assert all(len(view["hand"]) == 10 for view in views)
+        # The same rules as a session: the seat to move acts; the other may not.
+        mover = views[0]["to_move"]
+        for seat, code in ((1 - mover, "not_your_turn"), (mover, None)):
+            view = views[seat]
+            action = {"type": "act", "seq": view["seq"], "action": choose(views[mover]), "ref": 1}
+            await sockets[seat].send(json.dumps(action))
+            if code:
+                assert (await next_of(sockets[seat], "error"))["error"]["code"] == code
+            else:
+                answer = await next_of(sockets[seat], "view")
                 assert answer["ref"] == 1 and answer["seq"] == view["seq"] + 1
+        for ws in sockets:
+            await ws.close()
         for refused in ("not-a-key", keys["stranger"], revoked[1]):
             with pytest.raises(InvalidStatus) as denied:
                 async with connect(url(server, match.pk), subprotocols=["knock.token", refused]):
