@@ -33,6 +33,7 @@ from gameplay.serializers import (
     RoomSerializer,
     TitleChoiceSerializer,
     TokenNameSerializer,
+    TokenRequestSerializer,
 )
 
 
@@ -62,7 +63,7 @@ class TokenView(ObtainAuthToken):
     throttle_classes = api_settings.DEFAULT_THROTTLE_CLASSES
     throttle_scope = "login"
 
-    @extend_schema(responses={200: IssuedTokenSerializer})
+    @extend_schema(request=TokenRequestSerializer, responses={200: IssuedTokenSerializer})
     def post(self, request, *args, **kwargs):
         serializer = self.get_serializer(data=request.data)
         try:

@@ -136,6 +136,13 @@ class TokenNameSerializer(serializers.Serializer):
     )
 
 
+class TokenRequestSerializer(TokenNameSerializer):
+    """POST /api/auth/token/ as the schema shows it (DRF's serializer checks the login)."""
+
+    username = serializers.CharField()
+    password = serializers.CharField(style={"input_type": "password"})
+
+
 # --- response shapes the views build as dicts (selectors.match_view); for the schema ----
 
 

@@ -11,6 +11,7 @@ from celery import shared_task
 from django.db import OperationalError, connection, transaction
 from django.utils import timezone
 from kombu.exceptions import OperationalError as BrokerError
+from prometheus_client.registry import REGISTRY
 
 from config.celery import app as celery_app
 from config.errors import Conflict
@@ -213,13 +214,19 @@ def test_a_worker_runs_a_job_once_and_deletes_its_row(celery_worker):
     assert RUNS == [("remember", 7), ("remember", 9)]
 
 
+def failures(task: str) -> float:
+    """`knock_job_failures_total` of this process (the worker's threads run here)."""
+    return REGISTRY.get_sample_value("knock_job_failures_total", {"task": task}) or 0
+
+
 def test_a_failed_run_keeps_its_row_for_a_retry_and_a_refusal_does_not(celery_worker):
-    before = timezone.now()
+    before, failed = timezone.now(), failures("tests.outbox.fail")
     enqueue_many("tests.outbox.fail", [(0,), (1,)])
     wait_until(lambda: len(RUNS) == 2 and Job.objects.count() == 1)
     job = Job.objects.get()
     assert job.args == [0] and job.attempts == 1  # the bug is retried after a backoff
     assert job.available_at >= before + services.LEASE
+    assert failures("tests.outbox.fail") == failed + 1  # the bug counts, the refusal not
 
 
 def test_a_celery_retry_keeps_the_row_until_the_retried_run_completes(celery_worker):
