@@ -188,5 +188,10 @@ def _record(request, response, begun: float) -> None:
 def serve(port: int) -> None:
     """This machine's counters on their own port (a thread), for a machine with workers
     and no web process; no token: keep the port internal."""
+    if multiprocess_dir() is None:
+        # A prefork worker's tasks run in its pool processes: alone, this one counted none.
+        logger.warning(
+            "METRICS_PORT without PROMETHEUS_MULTIPROC_DIR: the tasks' counts are missing"
+        )
     start_http_server(port, registry=registry())
     logger.info("metrics on port %s", port)
