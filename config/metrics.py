@@ -193,5 +193,10 @@ def serve(port: int) -> None:
         logger.warning(
             "METRICS_PORT without PROMETHEUS_MULTIPROC_DIR: the tasks' counts are missing"
         )
-    start_http_server(port, registry=registry())
+    try:
+        start_http_server(port, registry=registry())
+    except OSError as exc:
+        # Another worker of this machine serves there: the same folder, the same sums.
+        logger.info("metrics: port %s not taken here (%s); another worker serves it", port, exc)
+        return
     logger.info("metrics on port %s", port)

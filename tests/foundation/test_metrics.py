@@ -5,7 +5,9 @@ share PROMETHEUS_MULTIPROC_DIR, as under `make run`); the store's gauges read at
 
 import asyncio
 import json
+import logging
 import re
+import socket
 import time
 from datetime import timedelta
 from pathlib import Path
@@ -181,3 +183,12 @@ def test_the_alert_rules_and_dashboard_name_only_metrics_that_exist():
         "KnockHttp5xx",
         "KnockBotReplySlow",
     } <= alerts
+
+
+def test_a_second_worker_on_the_machine_leaves_the_metrics_port_to_the_first(caplog):
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        with caplog.at_level(logging.INFO, logger="config.metrics"):
+            metrics.serve(taken.getsockname()[1])
+    assert "another worker serves it" in caplog.text
