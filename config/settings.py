@@ -57,7 +57,7 @@ INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "rest_framework",
-    "rest_framework.authtoken",  # read once by gameplay 0011, which moves its keys over
+    "rest_framework.authtoken",  # read once by gameplay 0012, which moves its keys over
     "django_filters",
     "drf_spectacular",
     "drf_spectacular_sidecar",

@@ -418,7 +418,7 @@ class RatingAdmin(ReadOnlyAdmin):
 
 # --- API tokens -----------------------------------------------------------------------
 
-# DRF's own tokens are no longer read (gameplay 0011 moved them to ApiToken): no screen.
+# DRF's own tokens are no longer read (gameplay 0012 moved them to ApiToken): no screen.
 admin.site.unregister(TokenProxy)
 
 

@@ -135,12 +135,12 @@ def test_sign_up_answers_a_working_token():
 
 
 def test_the_migration_carries_drf_tokens_over_with_their_keys():
-    """Clients from before keep their key: gameplay 0011 hashes each DRF token's key."""
+    """Clients from before keep their key: gameplay 0012 hashes each DRF token's key."""
     from importlib import import_module
 
     player = PlayerFactory(user__username="old")
     legacy = Token.objects.create(user=player.user)
-    import_module("gameplay.migrations.0011_api_tokens").carry_over_drf_tokens(apps, None)
+    import_module("gameplay.migrations.0012_api_tokens").carry_over_drf_tokens(apps, None)
     assert me(legacy.key) == 200 and not Token.objects.exists()
 
 

@@ -36,7 +36,7 @@ def carry_over_drf_tokens(apps, schema_editor):
 class Migration(migrations.Migration):
     dependencies = [
         ("authtoken", "0004_alter_tokenproxy_options"),
-        ("gameplay", "0010_indian_pool201_drops_as_played"),
+        ("gameplay", "0011_columns_added_have_database_defaults"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
