@@ -436,6 +436,12 @@ KNOCK_RATING_PROVISIONAL_SIGMA = 6.5
 KNOCK_EVENT_BOT_PAUSE_MS = env_int("KNOCK_EVENT_BOT_PAUSE_MS", 1000)
 # XP for what happens in a finished match (admins tune levels; these tune the pace).
 KNOCK_XP = {"played": 10, "won": 30, "hand_won": 2, "gin": 10, "big_gin": 25, "undercut": 10}
+# Tournament prizes (tournaments.services.finish): the house keeps this percentage of the
+# entry fees held (booked to the `house` account), and no prize carries more XP than this.
+KNOCK_TOURNAMENT_RAKE_PERCENT = env_int("KNOCK_TOURNAMENT_RAKE_PERCENT", 0)
+if not 0 <= KNOCK_TOURNAMENT_RAKE_PERCENT <= 100:
+    raise ImproperlyConfigured("KNOCK_TOURNAMENT_RAKE_PERCENT must be from 0 to 100")
+KNOCK_TOURNAMENT_PRIZE_XP_MAX = env_int("KNOCK_TOURNAMENT_PRIZE_XP_MAX", 1000)
 # Fair-play signals (gameplay.services.fairplay): when a running tally is worth an admin's
 # look. Greedy bots agree with the expert on 79% of their real choices (985 decisions of 20
 # gin matches), a person copying the expert on every one of them.

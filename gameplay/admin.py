@@ -26,6 +26,8 @@ from gameplay.models import (
     ApiToken,
     CoinEntry,
     FairPlaySignal,
+    HouseAccount,
+    HouseEntry,
     Level,
     Match,
     Player,
@@ -81,6 +83,28 @@ class CoinEntryInline(ReadOnlyInline):
     fields = ["created_at", "amount", "balance_after", "reason", "key"]
     readonly_fields = fields
     ordering = ["-id"]
+
+
+class HouseEntryInline(ReadOnlyInline):
+    model = HouseEntry
+    fields = ["created_at", "amount", "balance_after", "reason", "key"]
+    readonly_fields = fields
+    ordering = ["-id"]
+
+
+@admin.register(HouseAccount)
+class HouseAccountAdmin(admin.ModelAdmin):
+    """The house's coins (prize pools held, rake): written only by the services."""
+
+    list_display = ["code", "coins"]
+    readonly_fields = ["code", "coins"]
+    inlines = [HouseEntryInline]
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
 
 
 class XpEntryInline(ReadOnlyInline):
@@ -235,15 +259,16 @@ class LevelAdmin(admin.ModelAdmin):
 
 @admin.register(Title)
 class TitleAdmin(admin.ModelAdmin):
-    list_display = ["name", "code", "metric", "threshold"]
-    list_filter = ["metric"]
+    list_display = ["name", "code", "metric", "threshold", "awardable_by_organisers"]
+    list_filter = ["metric", "awardable_by_organisers"]
     search_fields = ["name", "code"]
     prepopulated_fields = {"code": ["name"]}
 
 
 @admin.register(Reward)
 class RewardAdmin(admin.ModelAdmin):
-    list_display = ["name", "code", "xp", "coins", "title"]
+    list_display = ["name", "code", "xp", "coins", "title", "awardable_by_organisers"]
+    list_filter = ["awardable_by_organisers"]
     list_select_related = ["title"]
     search_fields = ["name", "code"]
     prepopulated_fields = {"code": ["name"]}
@@ -281,6 +306,7 @@ class RoomForm(VariantOptionsAdminForm):
             "bot_pause_ms",
             "spectators_allowed",
             "claim_seconds",
+            "max_tables_per_player",
             "active",
         ]
 

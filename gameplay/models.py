@@ -11,6 +11,10 @@ from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
 
+# The largest balance of coins or XP any account may hold (gameplay.services.coins_book
+# refuses a booking past it): far above any honest total, far below the 64-bit columns.
+BALANCE_MAX = 10**15
+
 
 def new_seed() -> str:
     """A server seed: 256 bits from the operating system, chosen by nobody."""
@@ -51,6 +55,9 @@ class Title(models.Model):
     description = models.TextField(blank=True)
     metric = models.CharField(max_length=32, choices=Metric.choices, blank=True)
     threshold = models.PositiveIntegerField(null=True, blank=True)
+    awardable_by_organisers = models.BooleanField(
+        default=False, help_text="Organisers may offer it as a tournament prize (never a level's)."
+    )
 
     class Meta:
         ordering = ["name"]
@@ -74,6 +81,9 @@ class Reward(models.Model):
     xp = models.PositiveIntegerField(default=0)
     coins = models.PositiveIntegerField(default=0)
     title = models.ForeignKey(Title, null=True, blank=True, on_delete=models.SET_NULL)
+    awardable_by_organisers = models.BooleanField(
+        default=False, help_text="Organisers may offer it as a tournament prize."
+    )
 
     class Meta:
         ordering = ["name"]
@@ -128,9 +138,9 @@ class Player(models.Model):
     display_name = models.CharField(max_length=40)
     is_bot = models.BooleanField(default=False)
     bot_kind = models.CharField(max_length=16, blank=True, help_text="Engine bot for bot players.")
-    xp = models.PositiveIntegerField(default=0)
+    xp = models.PositiveBigIntegerField(default=0)
     level = models.PositiveIntegerField(default=1)
-    coins = models.IntegerField(default=0)
+    coins = models.BigIntegerField(default=0)
     displayed_title = models.ForeignKey(
         Title, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
@@ -210,8 +220,8 @@ class CoinEntry(models.Model):
     """One credit or debit; balances change only by appending a row (refunds too)."""
 
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="coin_entries")
-    amount = models.IntegerField()
-    balance_after = models.IntegerField()
+    amount = models.BigIntegerField()
+    balance_after = models.BigIntegerField()
     reason = models.CharField(max_length=120)
     key = models.CharField(
         max_length=120, help_text="Idempotency key: the same key is never booked twice."
@@ -235,7 +245,7 @@ class CoinEntry(models.Model):
 
 class XpEntry(models.Model):
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="xp_entries")
-    amount = models.PositiveIntegerField()
+    amount = models.PositiveBigIntegerField()
     reason = models.CharField(max_length=120)
     key = models.CharField(max_length=120)
     created_at = models.DateTimeField(auto_now_add=True)
@@ -249,6 +259,43 @@ class XpEntry(models.Model):
 
     def __str__(self) -> str:
         return f"+{self.amount} XP: {self.reason}"
+
+
+class HouseAccount(models.Model):
+    """A balance of coins the house holds: tournament entry fees until their prizes are
+    paid (`pools`), the rake and what no winner could take (`house`). Sponsor budgets are
+    coins the house issues into a pool, so its balance can go below zero."""
+
+    POOLS = "pools"
+    HOUSE = "house"
+
+    code = models.SlugField(unique=True)
+    coins = models.BigIntegerField(default=0)
+
+    def __str__(self) -> str:
+        return f"{self.code}: {self.coins} coins"
+
+
+class HouseEntry(models.Model):
+    """One booking on a house account, like `CoinEntry` for a player."""
+
+    account = models.ForeignKey(HouseAccount, on_delete=models.PROTECT, related_name="entries")
+    amount = models.BigIntegerField()
+    balance_after = models.BigIntegerField()
+    reason = models.CharField(max_length=120)
+    key = models.CharField(max_length=120)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-id"]
+        verbose_name_plural = "house entries"
+        constraints = [
+            models.UniqueConstraint(fields=["account", "key"], name="house_entry_once_per_key"),
+            models.CheckConstraint(condition=~Q(amount=0), name="house_entry_nonzero"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.amount:+} coins: {self.reason}"
 
 
 class PlayerTitle(models.Model):
@@ -385,6 +432,9 @@ class Room(models.Model):
         db_default=3,
         help_text="Seconds a discard stays open to claims (Dummy's cut-ins).",
     )
+    max_tables_per_player = models.PositiveSmallIntegerField(
+        default=1, help_text="Tables one player may sit at in this room at once."
+    )
     active = models.BooleanField(default=True)
 
     class Meta:
@@ -393,6 +443,9 @@ class Room(models.Model):
             models.CheckConstraint(condition=Q(seats__gte=2, seats__lte=6), name="room_seats_2_6"),
             models.CheckConstraint(condition=Q(turn_seconds__gte=5), name="room_turn_seconds_min"),
             models.CheckConstraint(condition=Q(max_timeouts__gte=1), name="room_max_timeouts_min"),
+            models.CheckConstraint(
+                condition=Q(max_tables_per_player__gte=1), name="room_max_tables_min"
+            ),
         ]
 
     def __str__(self) -> str:

@@ -1,6 +1,7 @@
 """Reads shared by the API, pages and tasks."""
 
 from datetime import timedelta
+from typing import NamedTuple
 
 from django.db import connection
 from django.db.models import Case, F, Prefetch, Q, Sum, When, Window
@@ -16,6 +17,8 @@ from gameplay.models import (
     Achievement,
     ApiToken,
     CoinEntry,
+    HouseAccount,
+    HouseEntry,
     Level,
     Match,
     Metric,
@@ -26,8 +29,10 @@ from gameplay.models import (
     QueueEntry,
     Rating,
     RatingChange,
+    Reward,
     Room,
     Seat,
+    Title,
     XpEntry,
 )
 
@@ -458,3 +463,64 @@ def rating_histories(player: Player, limit: int = 50) -> dict[str, list[float]]:
     for variant, ordinal in rows:
         histories.setdefault(variant, []).append(ordinal)
     return histories
+
+
+def awardable_titles():
+    """Titles an organiser may offer as prizes: marked so by an admin, and no level's."""
+    return Title.objects.filter(awardable_by_organisers=True, level__isnull=True)
+
+
+def awardable_rewards():
+    """Rewards an organiser may offer as prizes: marked so, and carrying no other title."""
+    return Reward.objects.filter(awardable_by_organisers=True).filter(
+        Q(title__isnull=True) | Q(title__in=awardable_titles())
+    )
+
+
+class LedgerDifference(NamedTuple):
+    currency: str  # "coins" or "xp"
+    account: str  # "player <id>", "house <code>" or "total"
+    balance: int
+    ledger: int
+
+
+def ledger_differences() -> list[LedgerDifference]:
+    """Every account whose balance is not the sum of its ledger, per currency, and the
+    totals (players and house accounts together) when they differ; empty when all agree."""
+    differences = []
+    accounts = [
+        (
+            "coins",
+            "player",
+            Player.objects.values_list("pk", "coins"),
+            CoinEntry.objects.values("player").annotate(total=Sum("amount")),
+            "player",
+        ),
+        (
+            "xp",
+            "player",
+            Player.objects.values_list("pk", "xp"),
+            XpEntry.objects.values("player").annotate(total=Sum("amount")),
+            "player",
+        ),
+        (
+            "coins",
+            "house",
+            HouseAccount.objects.values_list("code", "coins"),
+            HouseEntry.objects.values("account__code").annotate(total=Sum("amount")),
+            "account__code",
+        ),
+    ]
+    totals: dict[str, list[int]] = {"coins": [0, 0], "xp": [0, 0]}
+    for currency, kind, balances, sums, key in accounts:
+        ledger = {row[key]: row["total"] for row in sums}
+        for account, balance in balances:
+            booked = ledger.get(account, 0)
+            totals[currency][0] += balance
+            totals[currency][1] += booked
+            if balance != booked:
+                differences.append(LedgerDifference(currency, f"{kind} {account}", balance, booked))
+    for currency, (balance, booked) in totals.items():
+        if balance != booked:
+            differences.append(LedgerDifference(currency, "total", balance, booked))
+    return differences

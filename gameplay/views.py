@@ -86,12 +86,8 @@ def lobby(request):
 @require_POST
 def room_play(request, room_id: int):
     """The lobby's Play buttons: the same service as POST /api/rooms/<id>/play/. A player
-    already at a table is taken back to it instead."""
+    already at as many tables as the room allows is taken back to one instead."""
     player = services.player_for_user(request.user)
-    table = selectors.active_match_of(player)
-    if table is not None:
-        messages.info(request, "You are already at a table: here it is.")
-        return redirect("match-table", match_id=table.pk)
     room = Room.objects.filter(pk=room_id, active=True).first()
     if room is None:
         raise Http404("No such room.")
@@ -103,6 +99,9 @@ def room_play(request, room_id: int):
             client_seed=request.POST.get("client_seed", ""),
         )
     except DomainError as exc:
+        if exc.code == "already_at_table":
+            messages.info(request, _("You are already at a table: here it is."))
+            return redirect("match-table", match_id=exc.details["match"])
         messages.error(request, exc.message)
         return redirect("lobby")
     if isinstance(outcome, Match):

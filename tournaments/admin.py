@@ -52,6 +52,8 @@ class TournamentForm(VariantOptionsAdminForm):
             "table_size",
             "advance",
             "entry_fee",
+            "sponsor_coins",
+            "organiser_may_play",
         ]
 
     # Settings with a default that a form may leave out: empty means the default.
@@ -78,6 +80,14 @@ class TournamentForm(VariantOptionsAdminForm):
         if not self.errors:
             try:
                 services.validate_settings({**values, "options": self.instance.options})
+                if self.instance.pk:
+                    # A sponsor budget or cap an admin lowers must still pay the prizes.
+                    services.validate_prizes(
+                        values,
+                        self.instance.prizes.values(
+                            "placement", "coins", "xp", "title_id", "reward_id"
+                        ),
+                    )
             except DomainError as exc:
                 raise ValidationError(exc.message) from exc
         return values

@@ -9,8 +9,9 @@ import re
 from django import forms
 
 from engine import variants
-from gameplay.models import VARIANT_CHOICES, Reward, Title
+from gameplay.models import VARIANT_CHOICES
 from gameplay.option_fields import chosen_options, initial_options, option_field, option_field_name
+from gameplay.selectors import awardable_rewards, awardable_titles
 from tournaments.models import TIEBREAK_CHOICES, Tournament
 
 ODD = [(n, str(n)) for n in (1, 3, 5, 7, 9)]
@@ -218,8 +219,9 @@ class TournamentForm(forms.Form):
         for variant, _label in VARIANT_CHOICES:
             for option in variants.get(variant).options:
                 self.fields[option_field_name(variant, option.name)] = option_field(option)
-        titles = [("", "—"), *Title.objects.order_by("name").values_list("pk", "name")]
-        rewards = [("", "—"), *Reward.objects.order_by("name").values_list("pk", "name")]
+        # Only what admins made awardable by organisers can be chosen.
+        titles = [("", "—"), *awardable_titles().order_by("name").values_list("pk", "name")]
+        rewards = [("", "—"), *awardable_rewards().order_by("name").values_list("pk", "name")]
         for row in range(PRIZE_ROWS):
             self.fields[f"prize_{row}_placement"] = forms.IntegerField(
                 label="Place", required=False, min_value=1, max_value=65536

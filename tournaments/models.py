@@ -137,6 +137,13 @@ class Tournament(models.Model):
     max_entries = models.PositiveIntegerField(null=True, blank=True)
     min_level = models.PositiveIntegerField(default=1)
     entry_fee = models.PositiveIntegerField(default=0)
+    sponsor_coins = models.PositiveBigIntegerField(
+        default=0,
+        help_text="Coins the house adds to the prize pool; only admins grant them.",
+    )
+    organiser_may_play = models.BooleanField(
+        default=False, help_text="An admin lets the organiser enter this tournament."
+    )
     show_up_seconds = models.PositiveIntegerField(
         default=300, help_text="Time a player has to take their seat; 0 seats everyone at once."
     )
@@ -204,7 +211,7 @@ class Prize(models.Model):
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="prizes")
     placement = models.PositiveSmallIntegerField()
-    coins = models.PositiveIntegerField(default=0)
+    coins = models.PositiveBigIntegerField(default=0)
     xp = models.PositiveIntegerField(default=0)
     title = models.ForeignKey(Title, null=True, blank=True, on_delete=models.PROTECT)
     reward = models.ForeignKey(Reward, null=True, blank=True, on_delete=models.PROTECT)

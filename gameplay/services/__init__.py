@@ -31,9 +31,14 @@ from gameplay.services.accounts import (
     player_set_client_seed,
     user_set_email,
 )
-from gameplay.services.common import IllegalMove, InsufficientCoins
+from gameplay.services.common import BalanceOverflow, IllegalMove, InsufficientCoins
 from gameplay.services.fairplay import fair_play_record_many, login_trace_record, player_mark
-from gameplay.services.finalize import match_finalize, match_finalize_many, match_verify
+from gameplay.services.finalize import (
+    match_finalize,
+    match_finalize_many,
+    match_verify,
+    pay_or_keep,
+)
 from gameplay.services.matches import (
     NewMatch,
     match_act,
@@ -48,6 +53,7 @@ from gameplay.services.matchmaking import queue_leave, queue_pair, room_check_ac
 from gameplay.services.progression import (
     XpGrant,
     coins_book,
+    house_book,
     metric_set,
     metrics_add,
     metrics_of,
@@ -69,6 +75,7 @@ from gameplay.services.ratings import RATING_MODEL, rating_ordinal, ratings_upda
 __all__ = [
     "API_TOKENS_MAX",
     "RATING_MODEL",
+    "BalanceOverflow",
     "IllegalMove",
     "InsufficientCoins",
     "NewMatch",
@@ -81,6 +88,7 @@ __all__ = [
     "coins_book",
     "fair_play_record_many",
     "games",
+    "house_book",
     "login_trace_record",
     "match_act",
     "match_create",
@@ -98,6 +106,7 @@ __all__ = [
     "metrics_of_many",
     "metrics_write",
     "metrics_write_many",
+    "pay_or_keep",
     "player_for_user",
     "player_mark",
     "player_next_seed_commitment",

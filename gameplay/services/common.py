@@ -12,3 +12,9 @@ class IllegalMove(DomainError):
     """The engine refused an action; `code` is the engine's stable reason."""
 
     code = "illegal_action"
+
+
+class BalanceOverflow(DomainError):
+    """A booking would take a balance past `gameplay.models.BALANCE_MAX`; nothing moves."""
+
+    code = "balance_overflow"

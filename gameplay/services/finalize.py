@@ -17,10 +17,12 @@ from config.jobs import enqueue
 from engine import IllegalAction
 from gameplay import games
 from gameplay.events import match_finished
-from gameplay.models import Match, Metric, Seat
+from gameplay.models import HouseAccount, Match, Metric, Seat
+from gameplay.services.common import BalanceOverflow
 from gameplay.services.progression import (
     XpGrant,
     coins_book,
+    house_book,
     metrics_of_many,
     metrics_write_many,
     progress_evaluate_many,
@@ -138,12 +140,15 @@ def _award(matches: list[Match], seats_of: dict[int, list[Seat]]) -> None:
         seats = seats_of[match.pk]
         stats = (match.result or {}).get("stats") or [{} for _ in seats]
         winners = [seat for seat in seats if seat.placement == 1]
+        # XP pays for matches played: one ended by a forfeit (timeouts, a walkover, a
+        # disqualification) pays nobody, and the forfeiter has not played it.
+        forfeited = bool((match.result or {}).get("forfeit"))
         for seat in seats:
             mine = stats[seat.index] if seat.index < len(stats) else {}
             won = seat.placement == 1 and len(winners) == 1
             before = values[seat.player_id]
             counts = {
-                Metric.MATCHES_PLAYED: 1,
+                Metric.MATCHES_PLAYED: int(not seat.forfeited),
                 Metric.MATCHES_WON: int(won),
                 Metric.HANDS_WON: mine.get("hands_won", 0),
                 Metric.HANDS_LOST: mine.get("hands_lost", 0),
@@ -168,7 +173,10 @@ def _award(matches: list[Match], seats_of: dict[int, list[Seat]]) -> None:
                 + xp["big_gin"] * mine.get("big_gins", 0)
                 + xp["undercut"] * mine.get("undercuts", 0)
             )
-            grants.append(XpGrant(seat.player_id, amount, f"Match {match.pk}", f"match:{match.pk}"))
+            if not forfeited:
+                grants.append(
+                    XpGrant(seat.player_id, amount, f"Match {match.pk}", f"match:{match.pk}")
+                )
         _pay_winnings(match, seats, winners)
     metrics_write_many(values=changed)
     xp_grant_many(grants=grants)
@@ -180,9 +188,30 @@ def _pay_winnings(match: Match, seats: list[Seat], winners: list[Seat]) -> None:
     pot = match.entry_fee * sum(1 for seat in seats if not seat.player.is_bot)
     human_winners = [seat for seat in winners if not seat.player.is_bot]
     for seat in human_winners if pot else ():
-        coins_book(
+        pay_or_keep(
             player_id=seat.player_id,
             amount=pot // len(human_winners),
             reason=f"Winnings, match {match.pk}",
             key=f"match:{match.pk}:pot",
         )
+
+
+def pay_or_keep(*, player_id: int, amount: int, reason: str, key: str) -> bool:
+    """Pay coins a player won; what their balance cannot take goes to the house account.
+
+    A payout runs in a transaction that finishes a match or a tournament: raising would
+    roll it back for the sweep to retry forever, so a refused booking is logged and the
+    coins are kept by the house instead (the ledger still accounts for every coin).
+    """
+    try:
+        coins_book(player_id=player_id, amount=amount, reason=reason, key=key)
+    except BalanceOverflow as exc:
+        logger.warning("payout %s to player %s kept by the house: %s", key, player_id, exc)
+        house_book(
+            account=HouseAccount.HOUSE,
+            amount=amount,
+            reason=f"Unpaid (balance full): {reason}"[:120],
+            key=f"{key}:player:{player_id}",
+        )
+        return False
+    return True

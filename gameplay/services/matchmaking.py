@@ -4,8 +4,9 @@ similar rating."""
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
-from config.errors import DomainError, NotAllowed, NotFound
+from config.errors import Conflict, DomainError, NotAllowed, NotFound
 from engine import fair
 from gameplay.models import Match, Player, QueueEntry, Room
 from gameplay.services.accounts import bot_players
@@ -41,23 +42,25 @@ def room_play(
             fair.check_client_seed(client_seed)
         except ValueError as exc:
             raise DomainError(str(exc), code="invalid_client_seed") from exc
-    if opponent == "bot":
-        if not room.bots_allowed:
-            raise NotAllowed("Bots may not play in this room.", code="bots_not_allowed")
-        bots = bot_players(kind="greedy", count=room.seats - 1)
-        return match_create(
-            variant=room.variant,
-            options=room.options,
-            players=[player, *bots],
-            room=room,
-            client_seeds={player.pk: client_seed} if client_seed else None,
-        )
-    if opponent != "human":
+    if opponent not in ("bot", "human"):
         raise DomainError('opponent must be "bot" or "human".', code="invalid_opponent")
     with transaction.atomic():
-        # One join per player at a time: a second waits here for the first, so a player
-        # never holds two places in the queue, nor a place and a seat.
+        # One play request per player at a time: a second waits here for the first, so a
+        # player never holds two places in the queue, nor a place and a seat, nor more
+        # tables in a room than it allows.
         Player.objects.select_for_update().get(pk=player.pk)
+        _check_table_limit(player, room)
+        if opponent == "bot":
+            if not room.bots_allowed:
+                raise NotAllowed("Bots may not play in this room.", code="bots_not_allowed")
+            bots = bot_players(kind="greedy", count=room.seats - 1)
+            return match_create(
+                variant=room.variant,
+                options=room.options,
+                players=[player, *bots],
+                room=room,
+                client_seeds={player.pk: client_seed} if client_seed else None,
+            )
         # Joins to one room take turns (player, then room: always this order), so each sees
         # the places committed before it and pairs with them now rather than at the next
         # sweep; without it, three players joining at once could all wait.
@@ -82,6 +85,22 @@ def room_play(
         )
         match = queue_pair(room_id=room.pk, now=timezone.now(), only_with=player.pk)
     return match or entry
+
+
+def _check_table_limit(player: Player, room: Room) -> None:
+    """Refuse another table in a room where the player already sits at as many as it
+    allows (`Room.max_tables_per_player`): tables nobody plays still cost bot turns."""
+    tables = list(
+        Match.objects.filter(status=Match.Status.ACTIVE, room=room, seats__player=player)
+        .order_by("-pk")
+        .values_list("pk", flat=True)[: room.max_tables_per_player]
+    )
+    if len(tables) >= room.max_tables_per_player:
+        raise Conflict(
+            _("You are already at a table in this room."),
+            code="already_at_table",
+            details={"match": tables[0]},
+        )
 
 
 def queue_leave(*, player: Player) -> bool:

@@ -5,12 +5,16 @@ from typing import NamedTuple
 
 from django.db import transaction
 from django.db.models import F
+from django.utils.translation import gettext as _
 
 from config.db import bulk_update
 from config.errors import NotAllowed
 from gameplay.models import (
+    BALANCE_MAX,
     Achievement,
     CoinEntry,
+    HouseAccount,
+    HouseEntry,
     Level,
     Metric,
     Player,
@@ -22,7 +26,16 @@ from gameplay.models import (
     Title,
     XpEntry,
 )
-from gameplay.services.common import InsufficientCoins
+from gameplay.services.common import BalanceOverflow, InsufficientCoins
+
+
+def _check_bound(balance: int, amount: int, what: str) -> None:
+    if balance + amount > BALANCE_MAX:
+        raise BalanceOverflow(
+            _("This would take a balance past %(max)s %(what)s.")
+            % {"max": BALANCE_MAX, "what": what},
+            details={"balance": balance, "amount": amount, "max": BALANCE_MAX},
+        )
 
 
 def coins_book(*, player_id: int, amount: int, reason: str, key: str) -> CoinEntry:
@@ -35,6 +48,7 @@ def coins_book(*, player_id: int, amount: int, reason: str, key: str) -> CoinEnt
         existing = CoinEntry.objects.filter(player_id=player_id, key=key).first()
         if existing is not None:
             return existing
+        _check_bound(player.coins, amount, "coins")
         balance = player.coins + amount
         if balance < 0:
             raise InsufficientCoins(
@@ -44,6 +58,24 @@ def coins_book(*, player_id: int, amount: int, reason: str, key: str) -> CoinEnt
         Player.objects.filter(pk=player_id).update(coins=F("coins") + amount)
         return CoinEntry.objects.create(
             player_id=player_id, amount=amount, balance_after=balance, reason=reason, key=key
+        )
+
+
+def house_book(*, account: str, amount: int, reason: str, key: str) -> HouseEntry:
+    """Append one row to a house account's ledger (`HouseAccount`); the same key books once."""
+    if amount == 0:
+        raise ValueError("a ledger row moves coins")
+    with transaction.atomic():
+        HouseAccount.objects.get_or_create(code=account)
+        house = HouseAccount.objects.select_for_update().get(code=account)
+        existing = HouseEntry.objects.filter(account=house, key=key).first()
+        if existing is not None:
+            return existing
+        _check_bound(abs(house.coins), abs(amount), "coins")
+        house.coins += amount
+        house.save(update_fields=["coins"])
+        return HouseEntry.objects.create(
+            account=house, amount=amount, balance_after=house.coins, reason=reason, key=key
         )
 
 
@@ -89,6 +121,7 @@ def xp_grant_many(*, grants: Iterable[XpGrant]) -> set[tuple[int, str]]:
             XpEntry(player_id=g.player_id, amount=g.amount, reason=g.reason, key=g.key) for g in new
         )
         for grant in new:
+            _check_bound(players[grant.player_id].xp, grant.amount, "XP")
             players[grant.player_id].xp += grant.amount
         changed = [players[player_id] for player_id in sorted({g.player_id for g in new})]
         levels = list(Level.objects.filter(xp_required__lte=max(p.xp for p in changed)))

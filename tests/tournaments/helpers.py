@@ -17,6 +17,12 @@ def organiser(username: str = "organiser"):
     return type(user).objects.get(pk=user.pk)  # a fresh instance: the permission cache is empty
 
 
+def admin_organiser(username: str = "admin-organiser"):
+    """A superuser: the only kind of organiser who may grant a sponsor budget."""
+    user = UserFactory(username=username, is_superuser=True, is_staff=True)
+    return type(user).objects.get(pk=user.pk)
+
+
 def open_tournament(by=None, **settings) -> Tournament:
     by = by or organiser()
     values = {"name": "Test Cup", "variant": "gin", "options": FAST_GIN, **settings}

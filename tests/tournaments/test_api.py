@@ -37,6 +37,7 @@ def test_create_is_for_organisers_only(api_client):
         "options": FAST_GIN,
         "best_of": 3,
         "max_entries": 16,
+        "entry_fee": 5,
         "prizes": [{"placement": 1, "coins": 50}],
     }
     player = PlayerFactory()

@@ -12,6 +12,7 @@ from gameplay.models import CoinEntry, Match, Metric, Player, PlayerMetric, Rati
 from gameplay.services import InsufficientCoins
 from tests.factories import PlayerFactory, RewardFactory, TitleFactory, UserFactory
 from tests.tournaments.helpers import (
+    admin_organiser,
     bots,
     drive,
     humans,
@@ -249,14 +250,15 @@ def test_the_draw_takes_the_same_number_of_queries_for_any_field():
 
 
 def test_a_whole_tournament_places_everybody_and_grants_prizes_once():
-    by = organiser()
-    title, reward = TitleFactory(), RewardFactory(coins=5)
+    by = admin_organiser()  # bots pay no fee: the prizes come from a sponsor budget
+    title = TitleFactory(awardable_by_organisers=True)
+    reward = RewardFactory(coins=5, awardable_by_organisers=True)
     prizes = [
         {"placement": 1, "coins": 100, "xp": 50, "title": title},
         {"placement": 2, "coins": 40, "reward": reward},
         {"placement": 3, "coins": 10},
     ]
-    tournament = open_tournament(by=by, show_up_seconds=0, prizes=prizes)
+    tournament = open_tournament(by=by, show_up_seconds=0, prizes=prizes, sponsor_coins=160)
     register_all(tournament, bots(8))
     services.tournament_start(tournament_id=tournament.pk)
     drive(tournament)
@@ -427,7 +429,9 @@ def test_double_no_show_sends_nobody_on_and_the_next_table_adjusts():
 
 
 def test_double_no_show_in_the_final_leaves_no_champion():
-    tournament, (p1, p2, p3, p4) = humans_cup(4, prizes=[{"placement": 1, "coins": 5}])
+    tournament, (p1, p2, p3, p4) = humans_cup(
+        4, by=admin_organiser(), sponsor_coins=5, prizes=[{"placement": 1, "coins": 5}]
+    )
     show(tournament, 1, 0, p1, p4)
     show(tournament, 1, 1, p2, p3)
     lose(tournament, p4)

@@ -162,6 +162,7 @@ def test_the_form_creates_a_draft_with_variant_options_and_prizes(client):
         "final_best_of": "",
         "min_level": "1",
         "entry_fee": "5",
+        "max_entries": "20",
         "show_up_seconds": "120",
         "turn_seconds": "30",
         "opt_basic_target": "50",

@@ -52,8 +52,11 @@ from tournaments.services.common import (
 )
 from tournaments.services.creation import (
     EDITABLE,
+    planned_pool,
+    rake_of,
     tournament_create,
     tournament_update,
+    validate_prizes,
     validate_settings,
 )
 from tournaments.services.draw import entry_set_seed, round_name, tournament_start
@@ -103,6 +106,8 @@ __all__ = [
     "entry_withdraw",
     "group_orders",
     "place_points",
+    "planned_pool",
+    "rake_of",
     "round_name",
     "start_batch",
     "swiss_standings",
@@ -122,6 +127,7 @@ __all__ = [
     "tournament_update",
     "tournaments_due",
     "tournaments_with_ready_tables",
+    "validate_prizes",
     "validate_settings",
     "waiting_tables",
 ]

@@ -5,11 +5,14 @@ from __future__ import annotations
 import secrets
 from itertools import pairwise
 
+from django.conf import settings as django_settings
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from config.errors import Conflict, DomainError, NotAllowed
 from engine import variants
-from gameplay.models import VARIANT_CHOICES
+from gameplay import selectors as gameplay_selectors
+from gameplay.models import BALANCE_MAX, VARIANT_CHOICES
 from tournaments import bracket as bk
 from tournaments.formats.tiebreaks import TIEBREAKS
 from tournaments.models import Prize, Tournament
@@ -155,11 +158,75 @@ def _validate_format(values: dict) -> None:
         raise DomainError("The grand final is 'simple' or 'reset'.", code="invalid_settings")
 
 
+def rake_of(fees: int) -> int:
+    """The house's share of the entry fees held (`KNOCK_TOURNAMENT_RAKE_PERCENT`)."""
+    return fees * django_settings.KNOCK_TOURNAMENT_RAKE_PERCENT // 100
+
+
+def planned_pool(values: dict) -> int:
+    """The prize pool a full tournament holds: every place's fee (two entries when there
+    is no cap) less the rake, plus the sponsor budget an admin granted."""
+    fees = (values.get("entry_fee") or 0) * (values.get("max_entries") or 2)
+    return fees - rake_of(fees) + (values.get("sponsor_coins") or 0)
+
+
+def validate_prizes(values: dict, prizes) -> None:
+    """Refuse a prize table the pool cannot pay, XP past the bound, or a title or reward
+    that admins have not made awardable by organisers (level titles never are)."""
+    places = [p["placement"] for p in prizes]
+    if len(set(places)) != len(places) or any(p < 1 for p in places):
+        raise DomainError(_("Each placement has at most one prize."), code="invalid_prizes")
+    pool = planned_pool(values)
+    if pool > BALANCE_MAX:
+        raise DomainError(
+            _("The prize pool may hold at most %(max)s coins.") % {"max": BALANCE_MAX},
+            code="invalid_prizes",
+        )
+    coins = sum(p.get("coins") or 0 for p in prizes)
+    if coins > pool:
+        raise DomainError(
+            _(
+                "The prizes add up to %(coins)s coins; the prize pool holds %(pool)s (entry "
+                "fees of a full tournament less the house's share, plus any sponsor budget)."
+            )
+            % {"coins": coins, "pool": pool},
+            code="prizes_exceed_pool",
+            details={"prizes": coins, "pool": pool},
+        )
+    xp_max = django_settings.KNOCK_TOURNAMENT_PRIZE_XP_MAX
+    if any((p.get("xp") or 0) > xp_max for p in prizes):
+        raise DomainError(
+            _("A prize carries at most %(max)s XP.") % {"max": xp_max}, code="invalid_prizes"
+        )
+    titles = {_pk(p, "title") for p in prizes} - {None}
+    rewards = {_pk(p, "reward") for p in prizes} - {None}
+    if titles - set(gameplay_selectors.awardable_titles().values_list("pk", flat=True)) or (
+        rewards - set(gameplay_selectors.awardable_rewards().values_list("pk", flat=True))
+    ):
+        raise DomainError(
+            _("Only titles and rewards that admins made awardable can be prizes."),
+            code="not_awardable",
+        )
+
+
+def _pk(prize: dict, field: str) -> int | None:
+    """A prize's title or reward as an id, given as a row (the API) or as an id (forms)."""
+    value = prize.get(field)
+    return value.pk if value is not None else prize.get(f"{field}_id")
+
+
 def tournament_create(*, organiser, name: str, variant: str, prizes=(), **settings) -> Tournament:
     """A draft tournament with its prizes; the organiser opens registration when ready."""
     if not can_organise(organiser):
         raise NotAllowed(
             "Creating tournaments needs the organiser permission.", code="not_organiser"
+        )
+    if (settings.get("sponsor_coins") or settings.get("organiser_may_play")) and not (
+        organiser.is_superuser
+    ):
+        raise NotAllowed(
+            _("Only admins grant a sponsor budget or let an organiser play."),
+            code="admins_only",
         )
     values = {
         "name": name,
@@ -170,6 +237,7 @@ def tournament_create(*, organiser, name: str, variant: str, prizes=(), **settin
         **settings,
     }
     validate_settings(values)
+    validate_prizes(values, prizes)
     values["seed"] = values.get("seed") or secrets.token_hex(32)
     with transaction.atomic():
         tournament = Tournament.objects.create(organiser=organiser, **values)
@@ -178,9 +246,6 @@ def tournament_create(*, organiser, name: str, variant: str, prizes=(), **settin
 
 
 def _store_prizes(tournament: Tournament, prizes) -> None:
-    places = [p["placement"] for p in prizes]
-    if len(set(places)) != len(places) or any(p < 1 for p in places):
-        raise DomainError("Each placement has at most one prize.", code="invalid_prizes")
     Prize.objects.filter(tournament=tournament).delete()
     Prize.objects.bulk_create(Prize(tournament=tournament, **p) for p in prizes)
 
@@ -201,9 +266,15 @@ def tournament_update(*, tournament_id: int, by, prizes=None, **changes) -> Tour
         values = {f.name: getattr(tournament, f.name) for f in Tournament._meta.concrete_fields}
         values.update(changes)
         validate_settings(values)
+        if prizes is None:
+            prizes = list(
+                tournament.prizes.values("placement", "coins", "xp", "title_id", "reward_id")
+            )
+        else:
+            _store_prizes(tournament, prizes)
+        # The pool changes with the cap on entries, so the prizes are checked again.
+        validate_prizes(values, prizes)
         for field, value in changes.items():
             setattr(tournament, field, values[field] if field == "options" else value)
         tournament.save()
-        if prizes is not None:
-            _store_prizes(tournament, prizes)
     return tournament

@@ -2,16 +2,22 @@
 
 from __future__ import annotations
 
+import logging
 from datetime import datetime
 
+from django.db.models import Sum
+
 from gameplay import services as gameplay
-from gameplay.models import Metric
+from gameplay.models import HouseAccount, Metric
 from tournaments.formats.double_layout import DoubleLayout
 from tournaments.formats.swiss_layout import SwissLayout
 from tournaments.formats.two_stage_layout import TwoStageLayout
 from tournaments.models import Entry, Prize, Table, TableSeat, Tournament
 from tournaments.services import groups, swiss
 from tournaments.services.common import LEFT, Shape, _lock, _store_numbers, bracket_of
+from tournaments.services.creation import rake_of
+
+logger = logging.getLogger(__name__)
 
 
 def _maybe_finish_tournament(tournament_id: int, now: datetime) -> None:
@@ -137,33 +143,93 @@ def _close(tournament, places, champion, forfeiters, now: datetime) -> None:
 
 
 def _grant_prizes(tournament: Tournament, place_of: dict[int, int], forfeiters: set) -> None:
-    """Each prize to every entry at its placement; whoever forfeited a seat wins nothing."""
+    """Pay each prize from the prize pool to every entry at its placement (whoever
+    forfeited a seat wins nothing), then settle the pool.
+
+    The pool is the entry fees held (in the house's `pools` account) less the rake, plus
+    the sponsor budget. When the coin prizes won add up to more than the pool (fewer
+    entries than planned, or a shared placement), every one is scaled down alike; the
+    rake and whatever no prize took go to the `house` account, so the tournament's share
+    of `pools` ends at zero.
+    """
+    key = f"tournament:{tournament.pk}"
+    fees = Entry.objects.filter(tournament=tournament).aggregate(held=Sum("fee_paid"))["held"] or 0
+    rake = rake_of(fees)
+    if tournament.sponsor_coins:
+        reason = f"Sponsor budget, {tournament.name}"[:120]
+        gameplay.house_book(
+            account=HouseAccount.HOUSE,
+            amount=-tournament.sponsor_coins,
+            reason=reason,
+            key=f"{key}:sponsor",
+        )
+        gameplay.house_book(
+            account=HouseAccount.POOLS,
+            amount=tournament.sponsor_coins,
+            reason=reason,
+            key=f"{key}:sponsor",
+        )
+    held = fees + tournament.sponsor_coins
+    pool = held - rake
     prizes = list(Prize.objects.filter(tournament=tournament).select_related("title", "reward"))
-    if not prizes:
-        return
-    entries = {
-        e.pk: e
-        for e in Entry.objects.filter(
-            tournament=tournament, placement__in=[p.placement for p in prizes]
-        ).select_related("player")
-    }
-    for prize in prizes:
-        for entry in entries.values():
-            if entry.placement != prize.placement or entry.pk in forfeiters:
-                continue
-            key = f"tournament:{tournament.pk}:prize:{prize.placement}"
-            reason = f"{tournament.name}: place {prize.placement}"
-            if prize.coins:
-                gameplay.coins_book(
-                    player_id=entry.player_id, amount=prize.coins, reason=reason, key=key
-                )
-            if prize.xp:
-                gameplay.xp_grant(
-                    player_id=entry.player_id, amount=prize.xp, reason=reason, key=key
-                )
-            if prize.title_id:
-                gameplay.title_grant(player=entry.player, title=prize.title, reason=reason)
-            if prize.reward_id:
-                gameplay.reward_grant(
-                    player_id=entry.player_id, reward=prize.reward, reason=reason, key=key
-                )
+    entries = Entry.objects.filter(
+        tournament=tournament, placement__in=[p.placement for p in prizes]
+    ).select_related("player")
+    won = [
+        (prize, entry)
+        for prize in prizes
+        for entry in entries
+        if entry.placement == prize.placement and entry.pk not in forfeiters
+    ]
+    wanted = sum(prize.coins for prize, _ in won)
+    paid = 0
+    for prize, entry in won:
+        prize_key = f"{key}:prize:{prize.placement}"
+        reason = f"{tournament.name}: place {prize.placement}"[:120]
+        coins = prize.coins if wanted <= pool else prize.coins * pool // wanted
+        if coins:
+            gameplay.house_book(
+                account=HouseAccount.POOLS,
+                amount=-coins,
+                reason=reason,
+                key=f"{prize_key}:entry:{entry.pk}",
+            )
+            gameplay.pay_or_keep(
+                player_id=entry.player_id, amount=coins, reason=reason, key=prize_key
+            )
+            paid += coins
+        _unless_full(
+            gameplay.xp_grant,
+            player_id=entry.player_id,
+            amount=prize.xp,
+            reason=reason,
+            key=prize_key,
+        )
+        if prize.title_id:
+            gameplay.title_grant(player=entry.player, title=prize.title, reason=reason)
+        if prize.reward_id:
+            _unless_full(
+                gameplay.reward_grant,
+                player_id=entry.player_id,
+                reward=prize.reward,
+                reason=reason,
+                key=prize_key,
+            )
+    kept = held - paid
+    if kept:
+        reason = f"Rake and unpaid prizes, {tournament.name}"[:120]
+        gameplay.house_book(
+            account=HouseAccount.POOLS, amount=-kept, reason=reason, key=f"{key}:kept"
+        )
+        gameplay.house_book(
+            account=HouseAccount.HOUSE, amount=kept, reason=reason, key=f"{key}:kept"
+        )
+
+
+def _unless_full(grant, **kwargs) -> None:
+    """A grant that would take a balance past its bound is logged and skipped: raising
+    here would roll back the tournament's finish for the sweep to retry forever."""
+    try:
+        grant(**kwargs)
+    except gameplay.BalanceOverflow as exc:
+        logger.warning("%s %s skipped: %s", grant.__name__, kwargs["key"], exc)

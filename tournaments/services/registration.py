@@ -10,10 +10,10 @@ from datetime import datetime
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from config.db import bulk_update
 from config.errors import Conflict, NotAllowed, NotFound
-from gameplay import services as gameplay
 from gameplay.models import Player
 from tournaments.models import Entry, Tournament
 from tournaments.services.common import (
@@ -21,9 +21,9 @@ from tournaments.services.common import (
     ADMITTED,
     OPEN_FOR_ENTRIES,
     _check_organiser,
-    _fee_key,
     _lock,
     _notify_entrants,
+    _pay_fee,
     _refund,
     commit_draw_seed,
 )
@@ -70,6 +70,11 @@ def entry_register(*, tournament_id: int, player: Player, now: datetime | None =
             raise Conflict("Registration has not opened yet.", code="registration_closed")
         if tournament.registration_closes_at and now >= tournament.registration_closes_at:
             raise Conflict("Registration has closed.", code="registration_closed")
+        if player.user_id == tournament.organiser_id and not tournament.organiser_may_play:
+            raise NotAllowed(
+                _("Organisers do not play in their own tournaments unless an admin allows it."),
+                code="organiser_may_not_play",
+            )
         if player.level < tournament.min_level:
             raise NotAllowed(
                 f"This tournament is for level {tournament.min_level} and up.", code="level_too_low"
@@ -93,13 +98,7 @@ def entry_register(*, tournament_id: int, player: Player, now: datetime | None =
             entry.status, entry.checked_in_at = status, None
             entry.registrations += 1
         if tournament.entry_fee and not player.is_bot:
-            gameplay.coins_book(
-                player_id=player.pk,
-                amount=-tournament.entry_fee,
-                reason=f"Entry fee, {tournament.name}",
-                key=_fee_key(entry, "fee"),
-            )
-            entry.fee_paid = tournament.entry_fee
+            _pay_fee(entry, tournament.entry_fee, f"Entry fee, {tournament.name}")
         entry.save()
     return entry
 
