@@ -205,6 +205,8 @@ def _titles() -> dict[str, Title]:
                 "description": description,
                 "metric": metric,
                 "threshold": threshold,
+                # The demo's tournament champion wins it: the admin made it awardable.
+                "awardable_by_organisers": code == "founder",
             },
         )
         if level is not None:

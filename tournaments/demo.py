@@ -21,6 +21,14 @@ DUMMY = "Dummy Rummy Club Cup"
 ORGANISER = "organiser"
 
 
+def sponsored(tournament: Tournament, by, prizes: list[dict]) -> None:
+    """Bots pay no entry fee: the admin grants a sponsor budget (as in the admin), then the
+    organiser sets prizes that fit the pool."""
+    coins = sum(prize.get("coins", 0) for prize in prizes)
+    Tournament.objects.filter(pk=tournament.pk).update(sponsor_coins=coins)
+    services.tournament_update(tournament_id=tournament.pk, by=by, prizes=prizes)
+
+
 def build(log) -> None:
     by = runner.organiser(ORGANISER)
     if not Tournament.objects.filter(name=FINISHED).exists():
@@ -34,7 +42,11 @@ def build(log) -> None:
             seeding=Tournament.Seeding.RATING,
             third_place=True,
             show_up_seconds=0,
-            prizes=[
+        )
+        sponsored(
+            tournament,
+            by,
+            [
                 {"placement": 1, "coins": 500, "xp": 200, "title": title},
                 {"placement": 2, "coins": 200, "xp": 100},
                 {"placement": 3, "coins": 100},
@@ -55,8 +67,8 @@ def build(log) -> None:
             table_size=4,
             advance=2,
             show_up_seconds=0,
-            prizes=[{"placement": 1, "coins": 200, "xp": 100}],
         )
+        sponsored(tournament, by, [{"placement": 1, "coins": 200, "xp": 100}])
         with tasks_in_process():
             services.tournament_start(tournament_id=tournament.pk)
         tournament.refresh_from_db()
