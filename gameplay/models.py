@@ -262,11 +262,13 @@ class XpEntry(models.Model):
 
 
 class HouseAccount(models.Model):
-    """A balance of coins the house holds: tournament entry fees until their prizes are
-    paid (`pools`), the rake and what no winner could take (`house`). Sponsor budgets are
-    coins the house issues into a pool, so its balance can go below zero."""
+    """A balance of coins the house holds: each tournament's prize pool, its entry fees
+    held until the prizes are paid (code `tournament-<id>-pool`), and the house's own
+    (`house`): the rake and what no winner could take. Sponsor budgets are coins the
+    house issues into a pool, so `house` can go below zero.
 
-    POOLS = "pools"
+    Locks: players' rows first, then a pool, then `house`, in every transaction."""
+
     HOUSE = "house"
 
     code = models.SlugField(unique=True)

@@ -64,6 +64,7 @@ class TournamentForm(VariantOptionsAdminForm):
         "place_points",
         "group_stage",
         "second_stage",
+        "sponsor_coins",
     )
 
     def __init__(self, *args, **kwargs):

@@ -9,7 +9,15 @@ from django.urls import reverse
 from django.utils import timezone
 
 from gameplay import services
-from gameplay.models import CoinEntry, FairPlaySignal, Match, PlayerTitle, RewardGrant, Room
+from gameplay.models import (
+    CoinEntry,
+    FairPlaySignal,
+    HouseAccount,
+    Match,
+    PlayerTitle,
+    RewardGrant,
+    Room,
+)
 from tests.factories import (
     AchievementFactory,
     LevelFactory,
@@ -41,6 +49,7 @@ def gameplay_rows():
     RoomFactory()
     player = PlayerFactory()
     services.api_token_create(user=player.user, name="bot")
+    services.house_book(account=HouseAccount.HOUSE, amount=5, reason="rake", key="rake")
     match = finished_match()
     FairPlaySignal.objects.create(
         kind=FairPlaySignal.Kind.EXPERT_AGREEMENT,
@@ -203,6 +212,7 @@ def room_data(**changes):
         "bots_allowed": "on",
         "bot_pause_ms": 1000,
         "claim_seconds": 3,
+        "max_tables_per_player": 1,
         "active": "on",
     }
     return data | changes

@@ -10,7 +10,7 @@ from config.errors import NotAllowed
 from engine import variants
 from gameplay import games
 from gameplay import services as gameplay
-from gameplay.models import BALANCE_MAX, CoinEntry, HouseAccount, HouseEntry, Match
+from gameplay.models import BALANCE_MAX, CoinEntry, HouseAccount, Match
 from gameplay.selectors import ledger_differences
 from tests.factories import LevelFactory, PlayerFactory, RewardFactory, TitleFactory
 from tests.gameplay.helpers import auth
@@ -77,11 +77,10 @@ def play_people(match_id: int) -> None:
 
 
 def pool_balance(tournament: Tournament) -> int:
-    """What `pools` holds for this tournament: its rows' sum."""
-    rows = HouseEntry.objects.filter(
-        account__code=HouseAccount.POOLS, key__startswith=f"tournament:{tournament.pk}:"
-    )
-    return sum(rows.values_list("amount", flat=True))
+    """What the tournament's pool holds, checked against its rows."""
+    account = HouseAccount.objects.get(code=services.pool_account(tournament.pk))
+    assert account.coins == sum(account.entries.values_list("amount", flat=True))
+    return account.coins
 
 
 # --- the prize pool ----------------------------------------------------------------------------

@@ -49,6 +49,7 @@ from tournaments.services.common import (
     bracket_of,
     can_organise,
     can_run,
+    pool_account,
 )
 from tournaments.services.creation import (
     EDITABLE,
@@ -107,6 +108,7 @@ __all__ = [
     "group_orders",
     "place_points",
     "planned_pool",
+    "pool_account",
     "rake_of",
     "round_name",
     "start_batch",

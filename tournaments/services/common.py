@@ -11,7 +11,6 @@ from config.errors import Conflict, NotAllowed, NotFound
 from engine import fair
 from gameplay import live
 from gameplay import services as gameplay
-from gameplay.models import HouseAccount
 from tournaments import bracket as bk
 from tournaments.formats.double_layout import DoubleLayout, build_layout
 from tournaments.formats.swiss_layout import SwissLayout, build_swiss_layout
@@ -164,23 +163,35 @@ def _fee_key(entry: Entry, what: str) -> str:
     return f"tournament:{entry.tournament_id}:entry:{entry.pk}:{what}:{entry.registrations}"
 
 
+def pool_account(tournament_id: int) -> str:
+    """The house account holding a tournament's entry fees (and sponsor budget) until its
+    prizes are paid: one per tournament, so fee bookings of different events never wait
+    for one another."""
+    return f"tournament-{tournament_id}-pool"
+
+
 def _pay_fee(entry: Entry, fee: int, reason: str) -> None:
-    """The player pays the fee into the house's `pools` account, where the tournament's
-    prize pool is held until it finishes (or the fee is refunded)."""
+    """The player pays the fee into the tournament's pool (the player's row first, then
+    the pool's: the lock order of every booking)."""
     key = _fee_key(entry, "fee")
     gameplay.coins_book(player_id=entry.player_id, amount=-fee, reason=reason, key=key)
-    gameplay.house_book(account=HouseAccount.POOLS, amount=fee, reason=reason, key=key)
+    gameplay.house_book(
+        account=pool_account(entry.tournament_id), amount=fee, reason=reason, key=key
+    )
     entry.fee_paid = fee
 
 
 def _refund(entry: Entry, reason: str) -> None:
     if entry.fee_paid:
         key = _fee_key(entry, "refund")
-        gameplay.house_book(
-            account=HouseAccount.POOLS, amount=-entry.fee_paid, reason=reason, key=key
-        )
         gameplay.coins_book(
             player_id=entry.player_id, amount=entry.fee_paid, reason=reason, key=key
+        )
+        gameplay.house_book(
+            account=pool_account(entry.tournament_id),
+            amount=-entry.fee_paid,
+            reason=reason,
+            key=key,
         )
         entry.fee_paid = 0
 

@@ -14,7 +14,14 @@ from tournaments.formats.swiss_layout import SwissLayout
 from tournaments.formats.two_stage_layout import TwoStageLayout
 from tournaments.models import Entry, Prize, Table, TableSeat, Tournament
 from tournaments.services import groups, swiss
-from tournaments.services.common import LEFT, Shape, _lock, _store_numbers, bracket_of
+from tournaments.services.common import (
+    LEFT,
+    Shape,
+    _lock,
+    _store_numbers,
+    bracket_of,
+    pool_account,
+)
 from tournaments.services.creation import rake_of
 
 logger = logging.getLogger(__name__)
@@ -146,31 +153,17 @@ def _grant_prizes(tournament: Tournament, place_of: dict[int, int], forfeiters: 
     """Pay each prize from the prize pool to every entry at its placement (whoever
     forfeited a seat wins nothing), then settle the pool.
 
-    The pool is the entry fees held (in the house's `pools` account) less the rake, plus
-    the sponsor budget. When the coin prizes won add up to more than the pool (fewer
-    entries than planned, or a shared placement), every one is scaled down alike; the
-    rake and whatever no prize took go to the `house` account, so the tournament's share
-    of `pools` ends at zero.
+    The pool is the entry fees held (in the tournament's house account, `pool_account`)
+    less the rake, plus the sponsor budget. When the coin prizes won add up to more than
+    the pool (fewer entries than planned, or a shared placement), every one is scaled down
+    alike; the rake and whatever no prize took (or no balance could hold) go to the
+    `house` account, so the tournament's pool ends at zero. Players' rows are booked
+    first, the pool and `house` last: the lock order of every booking.
     """
     key = f"tournament:{tournament.pk}"
     fees = Entry.objects.filter(tournament=tournament).aggregate(held=Sum("fee_paid"))["held"] or 0
-    rake = rake_of(fees)
-    if tournament.sponsor_coins:
-        reason = f"Sponsor budget, {tournament.name}"[:120]
-        gameplay.house_book(
-            account=HouseAccount.HOUSE,
-            amount=-tournament.sponsor_coins,
-            reason=reason,
-            key=f"{key}:sponsor",
-        )
-        gameplay.house_book(
-            account=HouseAccount.POOLS,
-            amount=tournament.sponsor_coins,
-            reason=reason,
-            key=f"{key}:sponsor",
-        )
     held = fees + tournament.sponsor_coins
-    pool = held - rake
+    pool = held - rake_of(fees)
     prizes = list(Prize.objects.filter(tournament=tournament).select_related("title", "reward"))
     entries = Entry.objects.filter(
         tournament=tournament, placement__in=[p.placement for p in prizes]
@@ -187,16 +180,13 @@ def _grant_prizes(tournament: Tournament, place_of: dict[int, int], forfeiters: 
         prize_key = f"{key}:prize:{prize.placement}"
         reason = f"{tournament.name}: place {prize.placement}"[:120]
         coins = prize.coins if wanted <= pool else prize.coins * pool // wanted
-        if coins:
-            gameplay.house_book(
-                account=HouseAccount.POOLS,
-                amount=-coins,
-                reason=reason,
-                key=f"{prize_key}:entry:{entry.pk}",
-            )
-            gameplay.pay_or_keep(
-                player_id=entry.player_id, amount=coins, reason=reason, key=prize_key
-            )
+        if coins and _unless_full(
+            gameplay.coins_book,
+            player_id=entry.player_id,
+            amount=coins,
+            reason=reason,
+            key=prize_key,
+        ):
             paid += coins
         _unless_full(
             gameplay.xp_grant,
@@ -215,21 +205,39 @@ def _grant_prizes(tournament: Tournament, place_of: dict[int, int], forfeiters: 
                 reason=reason,
                 key=prize_key,
             )
-    kept = held - paid
-    if kept:
-        reason = f"Rake and unpaid prizes, {tournament.name}"[:120]
-        gameplay.house_book(
-            account=HouseAccount.POOLS, amount=-kept, reason=reason, key=f"{key}:kept"
-        )
-        gameplay.house_book(
-            account=HouseAccount.HOUSE, amount=kept, reason=reason, key=f"{key}:kept"
-        )
+    _settle_pool(tournament, sponsor=tournament.sponsor_coins, paid=paid, kept=held - paid)
 
 
-def _unless_full(grant, **kwargs) -> None:
-    """A grant that would take a balance past its bound is logged and skipped: raising
-    here would roll back the tournament's finish for the sweep to retry forever."""
+def _settle_pool(tournament: Tournament, *, sponsor: int, paid: int, kept: int) -> None:
+    """The pool's rows for a finished tournament: the sponsor budget in (issued by
+    `house`), the prizes paid out, and the rest (the rake, what no prize took) to `house`."""
+    key, account = f"tournament:{tournament.pk}", pool_account(tournament.pk)
+    name = tournament.name
+    for amount, what, reason in (
+        (sponsor, "sponsor", f"Sponsor budget, {name}"),
+        (-paid, "prizes", f"Prizes paid, {name}"),
+        (-kept, "kept", f"Rake and unpaid prizes, {name}"),
+    ):
+        if amount:
+            gameplay.house_book(
+                account=account, amount=amount, reason=reason[:120], key=f"{key}:{what}"
+            )
+    for amount, what, reason in (
+        (-sponsor, "sponsor", f"Sponsor budget, {name}"),
+        (kept, "kept", f"Rake and unpaid prizes, {name}"),
+    ):
+        if amount:
+            gameplay.house_book(
+                account=HouseAccount.HOUSE, amount=amount, reason=reason[:120], key=f"{key}:{what}"
+            )
+
+
+def _unless_full(grant, **kwargs) -> bool:
+    """A grant that would take a balance past its bound is logged and skipped (False):
+    raising here would roll back the tournament's finish for the sweep to retry forever."""
     try:
         grant(**kwargs)
     except gameplay.BalanceOverflow as exc:
         logger.warning("%s %s skipped: %s", grant.__name__, kwargs["key"], exc)
+        return False
+    return True
