@@ -120,3 +120,49 @@ def test_the_admin_carries_the_sites_name_and_logo(admin_client):
     page = admin_client.get("/admin/").content.decode()
     assert "Knock admin" in page and "site/favicon.svg" in page
     assert "Django administration" not in page and "Django site admin" not in page
+
+
+def test_only_the_admin_grants_a_sponsor_budget_and_organiser_play(admin_client):
+    """Both fields are on the admin's form (and on no organiser's): a budget lowered below
+    the prizes it pays is refused by the prize pool's check."""
+    base = {
+        "name": "Sponsored Cup",
+        "organiser": organiser().pk,
+        "variant": "gin",
+        "opt_gin_target": 150,
+        "table_size": 2,
+        "advance": 1,
+        "best_of": 1,
+        "seeding": "rating",
+        "min_level": 1,
+        "entry_fee": 0,
+        "show_up_seconds": 300,
+        "turn_seconds": 60,
+        "sponsor_coins": 300,
+        "organiser_may_play": "on",
+        "prizes-TOTAL_FORMS": 0,
+        "prizes-INITIAL_FORMS": 0,
+        "entries-TOTAL_FORMS": 0,
+        "entries-INITIAL_FORMS": 0,
+    }
+    assert admin_client.post("/admin/tournaments/tournament/add/", base).status_code == 302
+    tournament = Tournament.objects.get(name="Sponsored Cup")
+    assert (tournament.sponsor_coins, tournament.organiser_may_play) == (300, True)
+    services.tournament_update(
+        tournament_id=tournament.pk,
+        by=tournament.organiser,
+        prizes=[{"placement": 1, "coins": 300}],
+    )
+    url = f"/admin/tournaments/tournament/{tournament.pk}/change/"
+    lowered = admin_client.post(
+        url,
+        {
+            **base,
+            "sponsor_coins": 100,
+            "prizes-TOTAL_FORMS": 0,
+            "prizes-INITIAL_FORMS": 0,
+        },
+    )
+    assert lowered.status_code == 200
+    assert "prize pool holds 100" in lowered.content.decode()
+    assert Tournament.objects.get(pk=tournament.pk).sponsor_coins == 300

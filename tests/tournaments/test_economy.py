@@ -27,6 +27,20 @@ from tournaments.models import Entry, Prize, Tournament
 
 pytestmark = pytest.mark.django_db
 
+# The organiser's form for a free two-player gin cup, prizes left to each test.
+FORM = {
+    "name": "Form Cup",
+    "variant": "gin",
+    "seeding": "random",
+    "table_size": "2",
+    "advance": "1",
+    "best_of": "1",
+    "min_level": "1",
+    "entry_fee": "0",
+    "show_up_seconds": "120",
+    "turn_seconds": "30",
+}
+
 
 def as_user(client, user):
     client.force_authenticate(user=user)
@@ -171,21 +185,9 @@ def test_a_sponsor_budget_and_organiser_play_are_for_admins_only(api_client):
 def test_the_organiser_form_shows_the_pool_refusal_by_the_prizes(client):
     by = organiser()
     client.force_login(by)
-    body = {
-        "name": "Form Cup",
-        "variant": "gin",
-        "seeding": "random",
-        "table_size": "2",
-        "advance": "1",
-        "best_of": "1",
-        "min_level": "1",
-        "entry_fee": "0",
-        "show_up_seconds": "120",
-        "turn_seconds": "30",
-        "prize_0_placement": "1",
-        "prize_0_coins": "1000",
-    }
-    page = client.post("/tournaments/new/", body)
+    page = client.post(
+        "/tournaments/new/", {**FORM, "prize_0_placement": "1", "prize_0_coins": "1000"}
+    )
     assert page.status_code == 200
     assert "prize pool holds 0" in page.content.decode()
     assert not Tournament.objects.exists()
@@ -220,20 +222,7 @@ def test_only_awardable_titles_and_rewards_can_be_prizes(api_client, client):
     assert "Legend" not in form and "Grandmaster" not in form and "Staff pick" not in form
     page = client.post(
         "/tournaments/new/",
-        {
-            "name": "Form Cup",
-            "variant": "gin",
-            "seeding": "random",
-            "table_size": "2",
-            "advance": "1",
-            "best_of": "1",
-            "min_level": "1",
-            "entry_fee": "0",
-            "show_up_seconds": "120",
-            "turn_seconds": "30",
-            "prize_0_placement": "1",
-            "prize_0_title": str(legend.pk),
-        },
+        {**FORM, "prize_0_placement": "1", "prize_0_title": str(legend.pk)},
     )
     assert page.status_code == 200
     assert "prize_0_title" in page.context["form"].errors
