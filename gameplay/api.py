@@ -12,7 +12,7 @@ from rest_framework.settings import api_settings
 from rest_framework.views import APIView
 
 from config.errors import NotFound
-from config.schema import INSUFFICIENT_COINS
+from config.schema import INSUFFICIENT_COINS, error
 from config.security import LockedOut
 from gameplay import selectors, services
 from gameplay.models import ApiToken, Match, Player, Room
@@ -122,6 +122,10 @@ class RoomPlay(APIView):
             201: OpenApiResponse(MatchStartedSerializer, description="A bot match started."),
             202: OpenApiResponse(QueuedSerializer, description="Waiting for human opponents."),
             402: INSUFFICIENT_COINS,
+            409: error(
+                "Already at as many tables in this room as it allows (`already_at_table`; "
+                "`details.match` is one of them)."
+            ),
         },
     )
     def post(self, request, pk: int):

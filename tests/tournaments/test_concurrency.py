@@ -6,7 +6,7 @@ from config.errors import Conflict
 from gameplay import services as gameplay
 from gameplay.models import CoinEntry, Metric, PlayerMetric
 from tests.concurrency import at_once
-from tests.tournaments.helpers import bots, humans, open_tournament, register_all
+from tests.tournaments.helpers import admin_organiser, bots, humans, open_tournament, register_all
 from tournaments import services
 from tournaments.models import Entry, Table, TableMatch, TableSeat, Tournament
 
@@ -61,7 +61,13 @@ def test_duplicate_deliveries_at_once_record_a_match_once():
 
 
 def test_final_and_third_place_ending_together_finish_the_tournament_once():
-    tournament = started(4, third_place=True, prizes=[{"placement": 1, "coins": 7}])
+    tournament = started(
+        4,
+        by=admin_organiser(),
+        third_place=True,
+        sponsor_coins=7,
+        prizes=[{"placement": 1, "coins": 7}],
+    )
     for match_id in finalized_matches(tournament, 1):
         services.table_match_finished(match_id=match_id)
     final, third = finalized_matches(tournament, 2)

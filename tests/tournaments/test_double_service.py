@@ -12,6 +12,7 @@ from gameplay import services as gameplay
 from gameplay.models import CoinEntry
 from tests.concurrency import at_once
 from tests.tournaments.helpers import (
+    admin_organiser,
     bots,
     drive,
     humans,
@@ -175,7 +176,13 @@ def test_two_winners_matches_finishing_at_once_open_both_next_matches_once():
 
 
 def test_the_grand_final_and_a_duplicate_delivery_finish_the_tournament_once():
-    tournament = double(2, grand_final="simple", prizes=[{"placement": 1, "coins": 5}])
+    tournament = double(
+        2,
+        by=admin_organiser(),
+        grand_final="simple",
+        sponsor_coins=5,
+        prizes=[{"placement": 1, "coins": 5}],
+    )
     start_waiting(tournament)
     match_id = finalize(tournament, table(tournament, "W", 1))
     services.table_match_finished(match_id=match_id)
