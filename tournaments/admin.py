@@ -81,14 +81,14 @@ class TournamentForm(VariantOptionsAdminForm):
         if not self.errors:
             try:
                 services.validate_settings({**values, "options": self.instance.options})
-                if self.instance.pk:
-                    # A sponsor budget or cap an admin lowers must still pay the prizes.
-                    services.validate_prizes(
-                        values,
-                        self.instance.prizes.values(
-                            "placement", "coins", "xp", "title_id", "reward_id"
-                        ),
-                    )
+                # A sponsor budget or cap an admin lowers must still pay the prizes, and no
+                # pool may pass the balance bound.
+                prizes = (
+                    self.instance.prizes.values("placement", "coins", "xp", "title_id", "reward_id")
+                    if self.instance.pk
+                    else []
+                )
+                services.validate_prizes(values, prizes)
             except DomainError as exc:
                 raise ValidationError(exc.message) from exc
         return values

@@ -145,6 +145,10 @@ def test_only_the_admin_grants_a_sponsor_budget_and_organiser_play(admin_client)
         "entries-TOTAL_FORMS": 0,
         "entries-INITIAL_FORMS": 0,
     }
+    too_big = admin_client.post(
+        "/admin/tournaments/tournament/add/", {**base, "sponsor_coins": 10**18}
+    )
+    assert too_big.status_code == 200 and "at most" in too_big.content.decode()
     assert admin_client.post("/admin/tournaments/tournament/add/", base).status_code == 302
     tournament = Tournament.objects.get(name="Sponsored Cup")
     assert (tournament.sponsor_coins, tournament.organiser_may_play) == (300, True)

@@ -102,7 +102,7 @@ def test_organiser_creates_opens_and_starts_a_tournament(page, login, browser, l
     page.fill("#id_opt_basic_target", "20")
     page.fill("#id_show_up_seconds", "0")
     page.fill("#id_prize_0_placement", "1")
-    page.fill("#id_prize_0_coins", "100")
+    page.fill("#id_prize_0_xp", "100")  # no fees, no pool: coins would be refused
     page.click("form.tournament-form button[type=submit]")
     page.wait_for_selector("text=Draft saved.")
     tournament = Tournament.objects.get(name="Friday Basic")
