@@ -10,6 +10,7 @@ import orjson
 from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
+from django.utils.translation import gettext_lazy as _
 
 # The largest balance of coins or XP any account may hold (gameplay.services.coins_book
 # refuses a booking past it): far above any honest total, far below the 64-bit columns.
@@ -56,7 +57,8 @@ class Title(models.Model):
     metric = models.CharField(max_length=32, choices=Metric.choices, blank=True)
     threshold = models.PositiveIntegerField(null=True, blank=True)
     awardable_by_organisers = models.BooleanField(
-        default=False, help_text="Organisers may offer it as a tournament prize (never a level's)."
+        default=False,
+        help_text=_("Organisers may offer it as a tournament prize (never a level's)."),
     )
 
     class Meta:
@@ -82,7 +84,7 @@ class Reward(models.Model):
     coins = models.PositiveIntegerField(default=0)
     title = models.ForeignKey(Title, null=True, blank=True, on_delete=models.SET_NULL)
     awardable_by_organisers = models.BooleanField(
-        default=False, help_text="Organisers may offer it as a tournament prize."
+        default=False, help_text=_("Organisers may offer it as a tournament prize.")
     )
 
     class Meta:
@@ -435,7 +437,7 @@ class Room(models.Model):
         help_text="Seconds a discard stays open to claims (Dummy's cut-ins).",
     )
     max_tables_per_player = models.PositiveSmallIntegerField(
-        default=1, help_text="Tables one player may sit at in this room at once."
+        default=1, help_text=_("Tables one player may sit at in this room at once.")
     )
     active = models.BooleanField(default=True)
 

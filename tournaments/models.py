@@ -8,6 +8,7 @@ the bracket (who feeds whom) is recomputed from tournaments.bracket, a pure func
 from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
+from django.utils.translation import gettext_lazy as _
 
 from gameplay.models import VARIANT_CHOICES, Match, Player, Reward, Title
 
@@ -139,10 +140,10 @@ class Tournament(models.Model):
     entry_fee = models.PositiveIntegerField(default=0)
     sponsor_coins = models.PositiveBigIntegerField(
         default=0,
-        help_text="Coins the house adds to the prize pool; only admins grant them.",
+        help_text=_("Coins the house adds to the prize pool; only admins grant them."),
     )
     organiser_may_play = models.BooleanField(
-        default=False, help_text="An admin lets the organiser enter this tournament."
+        default=False, help_text=_("An admin lets the organiser enter this tournament.")
     )
     show_up_seconds = models.PositiveIntegerField(
         default=300, help_text="Time a player has to take their seat; 0 seats everyone at once."

@@ -50,11 +50,14 @@ class TournamentSerializer(serializers.ModelSerializer):
             "started_at",
             "finished_at",
             "prizes",
+            "sponsor_coins",
+            "organiser_may_play",
             "draw_commitment",
             "draw_seed",
             "links",
         ]
-        read_only_fields = ["draw_commitment"]
+        # Granted by admins only (docs/architecture.md section 10): shown, never written here.
+        read_only_fields = ["draw_commitment", "sponsor_coins", "organiser_may_play"]
 
     def get_draw_seed(self, tournament) -> str | None:
         return tournament.seed if tournament.draw_revealed else None

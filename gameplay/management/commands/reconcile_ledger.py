@@ -3,6 +3,7 @@ equal the sum of their ledger rows (and so do the totals). Exits non-zero on any
 difference, so it can run from cron or CI."""
 
 from django.core.management.base import BaseCommand, CommandError
+from django.utils.translation import gettext as _
 
 from gameplay.selectors import ledger_differences
 
@@ -14,9 +15,14 @@ class Command(BaseCommand):
         differences = ledger_differences()
         for diff in differences:
             self.stdout.write(
-                f"{diff.currency} {diff.account}: balance {diff.balance}, ledger {diff.ledger} "
-                f"(off by {diff.balance - diff.ledger:+})"
+                _(
+                    "%(currency)s %(account)s: balance %(balance)s, ledger %(ledger)s "
+                    "(off by %(off)s)"
+                )
+                % {**diff._asdict(), "off": f"{diff.balance - diff.ledger:+}"}
             )
         if differences:
-            raise CommandError(f"{len(differences)} balance(s) differ from the ledger.")
-        self.stdout.write("Every balance equals its ledger (coins and XP).")
+            raise CommandError(
+                _("%(count)s balance(s) differ from the ledger.") % {"count": len(differences)}
+            )
+        self.stdout.write(_("Every balance equals its ledger (coins and XP)."))
