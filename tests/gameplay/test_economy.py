@@ -52,6 +52,13 @@ def test_a_booking_past_the_bound_is_refused_and_moves_nothing():
         services.xp_grant(player_id=player.pk, amount=1, reason="test", key="xp-over")
     player.refresh_from_db()
     assert player.xp == BALANCE_MAX
+    # The house may issue coins (sponsor budgets) down to minus the bound, no further.
+    house = HouseAccount.HOUSE
+    services.house_book(account=house, amount=BALANCE_MAX, reason="test", key="full")
+    services.house_book(account=house, amount=-1, reason="test", key="less")
+    with pytest.raises(services.BalanceOverflow):
+        services.house_book(account=house, amount=-(2 * BALANCE_MAX), reason="test", key="over")
+    assert HouseAccount.objects.get(code=house).coins == BALANCE_MAX - 1
     assert ledger_differences() == []
 
 
