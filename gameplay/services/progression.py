@@ -1,5 +1,6 @@
 """What a player earns: coins, XP and levels, titles, rewards, counters and achievements."""
 
+import logging
 from collections.abc import Iterable
 from typing import NamedTuple
 
@@ -27,6 +28,8 @@ from gameplay.models import (
     XpEntry,
 )
 from gameplay.services.common import BalanceOverflow, InsufficientCoins
+
+logger = logging.getLogger(__name__)
 
 
 def _check_bound(balance: int, amount: int, what: str) -> None:
@@ -290,11 +293,21 @@ def progress_evaluate_many(*, player_ids: Iterable[int]) -> dict[int, list[str]]
                     continue
                 unlocked[player_id].append(achievement.code)
                 if achievement.reward is not None:
-                    reward_grant(
-                        player_id=player_id,
-                        reward=achievement.reward,
-                        reason=f"Achievement: {achievement.name}",
-                        key=f"achievement:{achievement.code}",
-                    )
+                    try:
+                        reward_grant(
+                            player_id=player_id,
+                            reward=achievement.reward,
+                            reason=f"Achievement: {achievement.name}",
+                            key=f"achievement:{achievement.code}",
+                        )
+                    except BalanceOverflow as exc:
+                        # Unlocks run inside finalize: raising would have the sweep retry
+                        # the whole match forever. The reward is skipped, and said so.
+                        logger.warning(
+                            "reward of %s for player %s skipped: %s",
+                            achievement.code,
+                            player_id,
+                            exc,
+                        )
         todo = again
     return unlocked

@@ -17,7 +17,7 @@ from gameplay import services, tasks
 from gameplay.models import BALANCE_MAX, HouseAccount, Match, Player, XpEntry
 from gameplay.selectors import ledger_differences
 from tests.concurrency import at_once
-from tests.factories import PlayerFactory, RoomFactory
+from tests.factories import AchievementFactory, PlayerFactory, RewardFactory, RoomFactory
 from tests.gameplay.helpers import auth
 
 
@@ -168,10 +168,12 @@ def test_the_lobby_takes_a_player_at_the_room_limit_back_to_their_table(client):
 
 @pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
-def test_two_play_requests_at_once_leave_one_table():
+def test_seven_play_requests_at_once_leave_one_table():
+    """Issue 24 saw 7 bot tables at once from one account."""
     player, room = PlayerFactory(), RoomFactory()
-    responses = at_once(*(lambda: play(player, room) for _ in range(2)))
-    assert sorted(r.status_code for r in responses) == [201, 409], [r.content for r in responses]
+    responses = at_once(*(lambda: play(player, room) for _ in range(7)))
+    codes = sorted(r.status_code for r in responses)
+    assert codes == [201] + [409] * 6, [r.content for r in responses]
     assert live_tables(player, room) == 1
 
 
@@ -199,3 +201,23 @@ def test_reconcile_ledger_passes_on_booked_balances_and_names_a_tampered_one():
     assert f"xp player {player.pk}: balance 3, ledger 0 (off by +3)" in printed
     assert "coins house house: balance 19, ledger 20 (off by -1)" in printed
     assert "coins total: balance 126, ledger 120 (off by +6)" in printed
+
+
+@pytest.mark.django_db
+def test_an_achievement_reward_that_cannot_fit_does_not_wedge_finalize():
+    player = PlayerFactory()
+    grant(player, BALANCE_MAX - 1)
+    AchievementFactory(metric="matches_played", threshold=1, reward=RewardFactory(coins=50))
+    with (
+        mock.patch.object(tasks.play_bots, "delay"),
+        mock.patch.object(tasks.finalize_match, "delay"),
+        transaction.atomic(),
+    ):
+        bot = services.bot_players(kind="greedy", count=1)
+        match = services.match_create(variant="gin", options={"target": 25}, players=[player, *bot])
+        match = Match.objects.select_for_update().get(pk=match.pk)
+        services.match_forfeit(match=match, seat_index=1, reason="test")
+    assert services.match_finalize(match_id=match.pk) is True
+    player.refresh_from_db()
+    assert player.coins == BALANCE_MAX - 1
+    assert ledger_differences() == []
