@@ -17,6 +17,7 @@ from django.core.exceptions import ValidationError
 from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils.html import format_html, format_html_join
+from django.utils.translation import gettext as _
 from rest_framework.authtoken.models import TokenProxy
 
 from engine import variants
@@ -214,16 +215,25 @@ class PlayerAdmin(admin.ModelAdmin):
             if form.is_valid():
                 reward = form.cleaned_data["reward"]
                 key = f"admin:{request.user.pk}:{form.cleaned_data['grant_id'].hex}"
-                granted = sum(
-                    services.reward_grant(
-                        player_id=player_id,
-                        reward=reward,
-                        reason=form.cleaned_data["reason"],
-                        key=key,
+                granted, full = 0, []
+                for player_id in queryset.values_list("pk", flat=True):
+                    try:
+                        granted += services.reward_grant(
+                            player_id=player_id,
+                            reward=reward,
+                            reason=form.cleaned_data["reason"],
+                            key=key,
+                        )
+                    except services.BalanceOverflow:
+                        full.append(player_id)
+                if full:
+                    self.message_user(
+                        request,
+                        _("Not granted to %(count)s player(s) whose balance it would overflow.")
+                        % {"count": len(full)},
+                        messages.ERROR,
                     )
-                    for player_id in queryset.values_list("pk", flat=True)
-                )
-                skipped = queryset.count() - granted
+                skipped = queryset.count() - granted - len(full)
                 self.message_user(
                     request,
                     f"Granted {reward} to {granted} player(s)"

@@ -338,7 +338,8 @@ def _award(season: Season, promoted: list[int], champions: list[Standing]) -> No
         gameplay.metrics_add(player_id=row.player_id, changes={Metric.LEAGUE_TITLES: 1})
         reason = f"{division.name} champion, {season}"
         if division.champion_reward_id:
-            gameplay.reward_grant(
+            gameplay.unless_full(
+                gameplay.reward_grant,
                 player_id=row.player_id,
                 reward=division.champion_reward,
                 reason=reason,

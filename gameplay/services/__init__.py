@@ -65,6 +65,7 @@ from gameplay.services.progression import (
     reward_grant,
     title_display,
     title_grant,
+    unless_full,
     xp_grant,
     xp_grant_many,
 )
@@ -123,6 +124,7 @@ __all__ = [
     "room_play",
     "title_display",
     "title_grant",
+    "unless_full",
     "user_set_email",
     "variants",
     "xp_grant",

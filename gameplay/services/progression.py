@@ -187,6 +187,19 @@ def reward_grant(*, player_id: int, reward: Reward, reason: str, key: str) -> bo
     return True
 
 
+def unless_full(grant, **kwargs) -> bool:
+    """Call a grant (`coins_book`, `xp_grant`, `reward_grant`) for work that must not fail:
+    finalize, a tournament's finish, a season's close. One that would take a balance past
+    its bound is logged and skipped (False); raising would roll the work back for the sweep
+    to retry forever."""
+    try:
+        grant(**kwargs)
+    except BalanceOverflow as exc:
+        logger.warning("%s %s skipped: %s", grant.__name__, kwargs["key"], exc)
+        return False
+    return True
+
+
 def metrics_write(*, player_id: int, values: dict[str, int]) -> None:
     """Store several counters of one player in one upsert."""
     metrics_write_many(values={player_id: values})
@@ -293,21 +306,13 @@ def progress_evaluate_many(*, player_ids: Iterable[int]) -> dict[int, list[str]]
                     continue
                 unlocked[player_id].append(achievement.code)
                 if achievement.reward is not None:
-                    try:
-                        reward_grant(
-                            player_id=player_id,
-                            reward=achievement.reward,
-                            reason=f"Achievement: {achievement.name}",
-                            key=f"achievement:{achievement.code}",
-                        )
-                    except BalanceOverflow as exc:
-                        # Unlocks run inside finalize: raising would have the sweep retry
-                        # the whole match forever. The reward is skipped, and said so.
-                        logger.warning(
-                            "reward of %s for player %s skipped: %s",
-                            achievement.code,
-                            player_id,
-                            exc,
-                        )
+                    # Unlocks run inside finalize, so a reward that cannot fit is skipped.
+                    unless_full(
+                        reward_grant,
+                        player_id=player_id,
+                        reward=achievement.reward,
+                        reason=f"Achievement: {achievement.name}",
+                        key=f"achievement:{achievement.code}",
+                    )
         todo = again
     return unlocked

@@ -10,6 +10,7 @@ from django.utils import timezone
 
 from gameplay import services
 from gameplay.models import (
+    BALANCE_MAX,
     CoinEntry,
     FairPlaySignal,
     HouseAccount,
@@ -157,6 +158,29 @@ def test_grant_reward_action_grants_through_the_service_once(admin_client, admin
     admin_client.post(changelist, {**submit, "_selected_action": [ada.pk], "grant_id": fresh_id})
     ada.refresh_from_db()
     assert ada.coins == 80
+
+
+def test_grant_reward_past_a_full_balance_is_refused_by_name_not_a_500(admin_client):
+    reward = RewardFactory(name="Gift", coins=40)
+    full, other = PlayerFactory(), PlayerFactory()
+    services.coins_book(player_id=full.pk, amount=BALANCE_MAX - 1, reason="test", key="full")
+    changelist, selected, grant_id = grant_form(admin_client, [full, other])
+    submit = {
+        "action": "grant_reward",
+        "_selected_action": selected,
+        "apply": "Grant reward",
+        "reward": reward.pk,
+        "reason": "Community event",
+        "grant_id": grant_id,
+    }
+    done = admin_client.post(changelist, submit, follow=True)
+    assert sorted(messages_of(done)) == [
+        "Granted Gift to 1 player(s).",
+        "Not granted to 1 player(s) whose balance it would overflow.",
+    ]
+    full.refresh_from_db()
+    assert full.coins == BALANCE_MAX - 1 and not RewardGrant.objects.filter(player=full).exists()
+    assert RewardGrant.objects.filter(player=other).exists()
 
 
 def test_grant_reward_form_needs_a_reward(admin_client):

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import logging
 from datetime import datetime
 
 from django.db.models import Sum
@@ -23,8 +22,6 @@ from tournaments.services.common import (
     pool_account,
 )
 from tournaments.services.creation import rake_of
-
-logger = logging.getLogger(__name__)
 
 
 def _maybe_finish_tournament(tournament_id: int, now: datetime) -> None:
@@ -180,7 +177,7 @@ def _grant_prizes(tournament: Tournament, place_of: dict[int, int], forfeiters: 
         prize_key = f"{key}:prize:{prize.placement}"
         reason = f"{tournament.name}: place {prize.placement}"[:120]
         coins = prize.coins if wanted <= pool else prize.coins * pool // wanted
-        if coins and _unless_full(
+        if coins and gameplay.unless_full(
             gameplay.coins_book,
             player_id=entry.player_id,
             amount=coins,
@@ -188,7 +185,7 @@ def _grant_prizes(tournament: Tournament, place_of: dict[int, int], forfeiters: 
             key=prize_key,
         ):
             paid += coins
-        _unless_full(
+        gameplay.unless_full(
             gameplay.xp_grant,
             player_id=entry.player_id,
             amount=prize.xp,
@@ -198,7 +195,7 @@ def _grant_prizes(tournament: Tournament, place_of: dict[int, int], forfeiters: 
         if prize.title_id:
             gameplay.title_grant(player=entry.player, title=prize.title, reason=reason)
         if prize.reward_id:
-            _unless_full(
+            gameplay.unless_full(
                 gameplay.reward_grant,
                 player_id=entry.player_id,
                 reward=prize.reward,
@@ -230,14 +227,3 @@ def _settle_pool(tournament: Tournament, *, sponsor: int, paid: int, kept: int) 
             gameplay.house_book(
                 account=HouseAccount.HOUSE, amount=amount, reason=reason[:120], key=f"{key}:{what}"
             )
-
-
-def _unless_full(grant, **kwargs) -> bool:
-    """A grant that would take a balance past its bound is logged and skipped (False):
-    raising here would roll back the tournament's finish for the sweep to retry forever."""
-    try:
-        grant(**kwargs)
-    except gameplay.BalanceOverflow as exc:
-        logger.warning("%s %s skipped: %s", grant.__name__, kwargs["key"], exc)
-        return False
-    return True
