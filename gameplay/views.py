@@ -91,6 +91,10 @@ def room_play(request, room_id: int):
     room = Room.objects.filter(pk=room_id, active=True).first()
     if room is None:
         raise Http404("No such room.")
+    table = services.room_table_full(player=player, room=room)
+    if table is not None:
+        messages.info(request, _("You are already at a table: here it is."))
+        return redirect("match-table", match_id=table)
     try:
         outcome = services.room_play(
             player=player,
@@ -99,9 +103,6 @@ def room_play(request, room_id: int):
             client_seed=request.POST.get("client_seed", ""),
         )
     except DomainError as exc:
-        if exc.code == "already_at_table":
-            messages.info(request, _("You are already at a table: here it is."))
-            return redirect("match-table", match_id=exc.details["match"])
         messages.error(request, exc.message)
         return redirect("lobby")
     if isinstance(outcome, Match):

@@ -49,7 +49,13 @@ from gameplay.services.matches import (
     match_play_bots_many,
     match_timeout,
 )
-from gameplay.services.matchmaking import queue_leave, queue_pair, room_check_access, room_play
+from gameplay.services.matchmaking import (
+    queue_leave,
+    queue_pair,
+    room_check_access,
+    room_play,
+    room_table_full,
+)
 from gameplay.services.progression import (
     XpGrant,
     coins_book,
@@ -122,6 +128,7 @@ __all__ = [
     "reward_grant",
     "room_check_access",
     "room_play",
+    "room_table_full",
     "title_display",
     "title_grant",
     "unless_full",

@@ -46,13 +46,19 @@ def room_play(
         raise DomainError('opponent must be "bot" or "human".', code="invalid_opponent")
     with transaction.atomic():
         # One play request per player at a time: a second waits here for the first, so a
-        # player never holds two places in the queue, nor a place and a seat, nor more
+        # player never holds two places in the queue, nor a place and a seat, nor more bot
         # tables in a room than it allows.
         Player.objects.select_for_update().get(pk=player.pk)
-        _check_table_limit(player, room)
         if opponent == "bot":
             if not room.bots_allowed:
                 raise NotAllowed("Bots may not play in this room.", code="bots_not_allowed")
+            full = room_table_full(player=player, room=room)
+            if full is not None:
+                raise Conflict(
+                    _("You are already at a table in this room."),
+                    code="already_at_table",
+                    details={"match": full},
+                )
             bots = bot_players(kind="greedy", count=room.seats - 1)
             return match_create(
                 variant=room.variant,
@@ -87,20 +93,16 @@ def room_play(
     return match or entry
 
 
-def _check_table_limit(player: Player, room: Room) -> None:
-    """Refuse another table in a room where the player already sits at as many as it
-    allows (`Room.max_tables_per_player`): tables nobody plays still cost bot turns."""
+def room_table_full(*, player: Player, room: Room) -> int | None:
+    """The newest of the player's tables in this room when they sit at as many as it
+    allows (`Room.max_tables_per_player`; tables nobody plays still cost bot turns), else
+    None. `room_play` asks it under the player's row lock, so requests at once agree."""
     tables = list(
         Match.objects.filter(status=Match.Status.ACTIVE, room=room, seats__player=player)
         .order_by("-pk")
         .values_list("pk", flat=True)[: room.max_tables_per_player]
     )
-    if len(tables) >= room.max_tables_per_player:
-        raise Conflict(
-            _("You are already at a table in this room."),
-            code="already_at_table",
-            details={"match": tables[0]},
-        )
+    return tables[0] if len(tables) >= room.max_tables_per_player else None
 
 
 def queue_leave(*, player: Player) -> bool:

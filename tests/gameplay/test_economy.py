@@ -136,12 +136,13 @@ def test_a_second_bot_table_in_one_room_is_refused_with_the_first_named():
     assert error["code"] == "already_at_table"
     assert error["details"]["match"] == first.json()["match"]
     assert live_tables(player, room) == 1
-    # Asking for people in the same room is refused the same way; another room is free.
+    # Asking for people while seated answers that table (README); another room is free.
     human = auth(APIClient(), player).post(
         f"/api/rooms/{room.pk}/play/", {"opponent": "human"}, format="json"
     )
-    assert human.status_code == 409
+    assert (human.status_code, human.json()["match"]) == (201, first.json()["match"])
     assert play(player, other_room).status_code == 201
+    assert live_tables(player, room) == 1
 
 
 @pytest.mark.django_db
