@@ -58,6 +58,7 @@ class Title(models.Model):
     threshold = models.PositiveIntegerField(null=True, blank=True)
     awardable_by_organisers = models.BooleanField(
         default=False,
+        db_default=False,
         help_text=_("Organisers may offer it as a tournament prize (never a level's)."),
     )
 
@@ -84,7 +85,9 @@ class Reward(models.Model):
     coins = models.PositiveIntegerField(default=0)
     title = models.ForeignKey(Title, null=True, blank=True, on_delete=models.SET_NULL)
     awardable_by_organisers = models.BooleanField(
-        default=False, help_text=_("Organisers may offer it as a tournament prize.")
+        default=False,
+        db_default=False,
+        help_text=_("Organisers may offer it as a tournament prize."),
     )
 
     class Meta:
@@ -437,7 +440,7 @@ class Room(models.Model):
         help_text="Seconds a discard stays open to claims (Dummy's cut-ins).",
     )
     max_tables_per_player = models.PositiveSmallIntegerField(
-        default=1, help_text=_("Tables one player may sit at in this room at once.")
+        default=1, db_default=1, help_text=_("Tables one player may sit at in this room at once.")
     )
     active = models.BooleanField(default=True)
 

@@ -140,10 +140,13 @@ class Tournament(models.Model):
     entry_fee = models.PositiveIntegerField(default=0)
     sponsor_coins = models.PositiveBigIntegerField(
         default=0,
+        db_default=0,
         help_text=_("Coins the house adds to the prize pool; only admins grant them."),
     )
     organiser_may_play = models.BooleanField(
-        default=False, help_text=_("An admin lets the organiser enter this tournament.")
+        default=False,
+        db_default=False,
+        help_text=_("An admin lets the organiser enter this tournament."),
     )
     show_up_seconds = models.PositiveIntegerField(
         default=300, help_text="Time a player has to take their seat; 0 seats everyone at once."
@@ -212,7 +215,7 @@ class Prize(models.Model):
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="prizes")
     placement = models.PositiveSmallIntegerField()
-    coins = models.PositiveBigIntegerField(default=0)
+    coins = models.PositiveIntegerField(default=0)
     xp = models.PositiveIntegerField(default=0)
     title = models.ForeignKey(Title, null=True, blank=True, on_delete=models.PROTECT)
     reward = models.ForeignKey(Reward, null=True, blank=True, on_delete=models.PROTECT)

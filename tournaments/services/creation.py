@@ -158,6 +158,10 @@ def _validate_format(values: dict) -> None:
         raise DomainError("The grand final is 'simple' or 'reset'.", code="invalid_settings")
 
 
+# `Prize.coins` is a 32-bit column; a pool may hold more, shared out among places.
+PRIZE_COINS_MAX = 2**31 - 1
+
+
 def rake_of(fees: int) -> int:
     """The house's share of the entry fees held (`KNOCK_TOURNAMENT_RAKE_PERCENT`)."""
     return fees * django_settings.KNOCK_TOURNAMENT_RAKE_PERCENT // 100
@@ -180,6 +184,11 @@ def validate_prizes(values: dict, prizes) -> None:
     if pool > BALANCE_MAX:
         raise DomainError(
             _("The prize pool may hold at most %(max)s coins.") % {"max": BALANCE_MAX},
+            code="invalid_prizes",
+        )
+    if any((p.get("coins") or 0) > PRIZE_COINS_MAX for p in prizes):
+        raise DomainError(
+            _("A prize carries at most %(max)s coins.") % {"max": PRIZE_COINS_MAX},
             code="invalid_prizes",
         )
     coins = sum(p.get("coins") or 0 for p in prizes)
