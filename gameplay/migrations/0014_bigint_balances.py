@@ -7,7 +7,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("gameplay", "0012_house_ledger_awardable_room_tables"),
+        ("gameplay", "0013_house_ledger_awardable_room_tables"),
     ]
 
     operations = [

@@ -7,7 +7,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("gameplay", "0011_columns_added_have_database_defaults"),
+        ("gameplay", "0012_api_tokens"),
     ]
 
     operations = [
