@@ -49,7 +49,7 @@ ALLOWED_HOSTS = env_list(
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
 
 INSTALLED_APPS = [
-    "django.contrib.admin",
+    "config.admin_guard.AdminConfig",  # django.contrib.admin, guarding every secret
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",

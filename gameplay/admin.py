@@ -374,8 +374,8 @@ class MatchAdmin(ReadOnlyAdmin):
     search_fields = ["=id", "seats__player__display_name", "seats__player__user__username"]
     list_select_related = ["room"]
     date_hierarchy = "created_at"
-    # The engine state is a binary cache; the seed stays secret until the match ends.
-    exclude = ["state", "seed", "log"]
+    # Match.SECRET_FIELDS (seed, seat seeds, state, log) are no field here
+    # (config/admin_guard.py); the seed and the log are shown below once the match ends.
     readonly_fields = ["revealed_seed", "move_log"]
     inlines = [SeatInline]
     actions = ["reverify"]
@@ -397,6 +397,8 @@ class MatchAdmin(ReadOnlyAdmin):
     @admin.display(description="move log")
     def move_log(self, match: Match):
         """One line per move: number, seat, action (and "auto" for a timed-out seat)."""
+        if match.status == Match.Status.ACTIVE:
+            return format_html("<em>{}</em>", _("secret until the match ends"))
         lines = (
             f"{number:>4}  seat {move['seat']}  {json.dumps(move['action'])}"
             + ("  auto" if move.get("auto") else "")

@@ -139,6 +139,8 @@ class Achievement(models.Model):
 
 
 class Player(models.Model):
+    SECRET_FIELDS = ("next_seed",)  # see Match.SECRET_FIELDS
+
     user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE)
     display_name = models.CharField(max_length=40)
     is_bot = models.BooleanField(default=False)
@@ -486,6 +488,10 @@ class Match(models.Model):
     The log is one JSON column, not a row per move: a bot run appends hundreds of moves
     in one write, and finalize reads the whole log back in one read to replay it.
     """
+
+    # Secret until the match ends (docs/architecture.md section 9); the admin's guard
+    # (config/admin_guard.py) answers no question about them, after the end either.
+    SECRET_FIELDS = ("seed", "seat_seeds", "state", "log")
 
     class Status(models.TextChoices):
         ACTIVE = "active", "Active"

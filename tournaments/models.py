@@ -56,6 +56,8 @@ class Tournament(models.Model):
         RANDOM = "random", "Random (committed draw)"
         MANUAL = "manual", "Manual"
 
+    SECRET_FIELDS = ("seed",)  # the draw seed; see gameplay.models.Match.SECRET_FIELDS
+
     name = models.CharField(max_length=120)
     organiser = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="organised_tournaments"

@@ -320,3 +320,166 @@ def test_the_same_grant_sent_twice_at_once_grants_once(admin_user):
         assert player.coins == 25
         assert CoinEntry.objects.filter(player=player).count() == 1
         assert XpEntry.objects.filter(player=player).count() == 1
+
+
+# --- the admin answers no question about a secret (issue 24) ----------------------------
+
+# Fields whose names sound secret but are public: client seeds (published from the start),
+# idempotency keys, a draw's seeding method and entry numbers, axes' hashed session keys.
+PUBLIC_LOOKALIKES = {
+    "auth.user.last_login",
+    "axes.accessattempt.get_data",
+    "axes.accessattempt.post_data",
+    "axes.accesslog.logout_time",
+    "axes.accesslog.session_hash",
+    "gameplay.player.client_seed",
+    "gameplay.coinentry.key",
+    "gameplay.xpentry.key",
+    "gameplay.rewardgrant.key",
+    "gameplay.match.client_seeds",
+    "gameplay.queueentry.client_seed",
+    "tournaments.tournament.seeding",
+    "tournaments.entry.manual_seed",
+    "tournaments.entry.seed",
+    "tournaments.tableseat.seed",
+    "tournaments.tableseat.client_seed",
+}
+LOOKUPS = ["", "__lt", "__gte", "__startswith", "__contains", "__regex", "__isnull"]
+
+
+def test_every_field_that_sounds_secret_is_declared_secret_or_known_public():
+    """A new seed, state, log, key or token field is a decision, not an accident."""
+    import re
+
+    from django.apps import apps
+
+    from config.admin_guard import secret_fields
+
+    sounds_secret = re.compile(r"seed|state|log|secret|key|token|password|hash|session|data")
+    undecided = [
+        f"{model._meta.label_lower}.{field.name}"
+        for model in apps.get_models()
+        for field in model._meta.get_fields()
+        if not field.is_relation
+        and sounds_secret.search(field.name)
+        and field.name not in secret_fields(model)
+        and f"{model._meta.label_lower}.{field.name}" not in PUBLIC_LOOKALIKES
+    ]
+    assert undecided == []
+    assert secret_fields(Match) == {"seed", "seat_seeds", "state", "log"}
+
+
+def secret_paths(model, depth: int = 2, prefix: str = "") -> list[str]:
+    """Every lookup path from the model to a secret field, through up to `depth` relations
+    (forward and reverse)."""
+    from config.admin_guard import secret_fields
+
+    paths = [prefix + name for name in sorted(secret_fields(model))]
+    if depth:
+        for field in model._meta.get_fields():
+            if field.is_relation and field.related_model is not None:
+                paths += secret_paths(field.related_model, depth - 1, f"{prefix}{field.name}__")
+    return paths
+
+
+@pytest.fixture
+def secrets_in_play(admin_user):
+    """A running match with a person seated, her next seed, a tournament before its draw
+    and an API token: every kind of secret, with rows a filter on it would pick out."""
+    from rest_framework.authtoken.models import Token
+
+    from gameplay.models import Player
+    from tests.tournaments.helpers import open_tournament
+    from tournaments.models import Tournament
+
+    person = PlayerFactory()
+    match = services.match_create(
+        variant="gin", options={}, players=[person, *services.bot_players(kind="greedy", count=1)]
+    )
+    finished_match()
+    tournament = open_tournament(seeding="random")
+    token, _ = Token.objects.get_or_create(user=person.user)
+    match.refresh_from_db()
+    person = Player.objects.get(pk=person.pk)
+    tournament = Tournament.objects.get(pk=tournament.pk)
+    assert match.status == Match.Status.ACTIVE and match.seat_seeds and tournament.seed
+    return [
+        match.seed,
+        *(seed for seed in match.seat_seeds if seed),
+        person.next_seed,
+        tournament.seed,
+        token.key,
+        admin_user.password,
+    ]
+
+
+def listed(response) -> list:
+    return [row.pk for row in response.context["cl"].result_list]
+
+
+def test_no_changelist_filters_searches_or_orders_by_a_secret(admin_client, secrets_in_play):
+    """Every registered admin (the libraries' too), every path to a secret field, direct
+    and through relations, with several lookups: 400, never an answer."""
+    from config.admin_guard import SecretGuard, reaches_secret
+
+    seed = secrets_in_play[0]
+    checked = 0
+    for model, model_admin in admin.site._registry.items():
+        assert isinstance(model_admin, SecretGuard), model
+        changelist = reverse(f"admin:{model._meta.app_label}_{model._meta.model_name}_changelist")
+        unfiltered = admin_client.get(changelist)
+        assert unfiltered.status_code == 200, changelist
+        for path in secret_paths(model):
+            for lookup in LOOKUPS if "__" not in path else ["__lt", "__startswith", "__isnull"]:
+                value = "0" if lookup == "__isnull" else seed[:1]
+                answer = admin_client.get(changelist, {path + lookup: value})
+                assert answer.status_code == 400 or listed(answer) == listed(unfiltered), (
+                    changelist,
+                    path + lookup,
+                )
+                checked += 1
+        for path in secret_paths(model, depth=0):
+            assert admin_client.get(changelist, {"_to_field": path}).status_code == 400
+        columns = unfiltered.context["cl"].list_display
+        for index, column in enumerate(columns):
+            ordered = admin_client.get(changelist, {"o": str(index)})
+            assert ordered.status_code == 200, (changelist, column)
+            cl = ordered.context["cl"]
+            assert not any(
+                reaches_secret(model, str(item))
+                for item in cl.get_ordering(ordered.wsgi_request, cl.root_queryset)
+            ), (changelist, column)
+        # A search for the secret itself finds what a search for nonsense finds.
+        if model_admin.get_search_fields(unfiltered.wsgi_request):
+            for secret in secrets_in_play:
+                found = admin_client.get(changelist, {"q": secret})
+                assert listed(found) == listed(admin_client.get(changelist, {"q": "f" * 64}))
+        assert admin_client.get(changelist, {"_facets": "1"}).status_code == 200
+        page = unfiltered.content.decode()
+        assert not any(secret in page for secret in secrets_in_play), changelist
+    assert checked > 300
+
+
+def test_the_running_matchs_change_form_and_history_show_no_secret(admin_client, secrets_in_play):
+    match = Match.objects.get(status=Match.Status.ACTIVE)
+    person = match.seats.get(player__is_bot=False).player
+    from tournaments.models import Tournament
+
+    tournament = Tournament.objects.get()
+    pages = [
+        reverse("admin:gameplay_match_change", args=[match.pk]),
+        reverse("admin:gameplay_match_history", args=[match.pk]),
+        reverse("admin:gameplay_player_change", args=[person.pk]),
+        reverse("admin:gameplay_player_history", args=[person.pk]),
+        reverse("admin:tournaments_tournament_change", args=[tournament.pk]),
+        reverse("admin:tournaments_tournament_history", args=[tournament.pk]),
+        reverse("admin:authtoken_tokenproxy_changelist"),
+    ]
+    for url in pages:
+        answer = admin_client.get(url)
+        assert answer.status_code == 200, url
+        assert not any(secret in answer.content.decode() for secret in secrets_in_play), url
+    shown = admin_client.get(pages[0]).content.decode()
+    assert shown.count("secret until the match ends") == 2  # the seed and the move log
+    form = admin_client.get(pages[4]).context["adminform"].form
+    assert "seed" not in form.fields

@@ -50,6 +50,24 @@ def admin_pages(tournament: Tournament, match: Match, player) -> list[str]:
         f"/admin/tournaments/tournament/{tournament.pk}/change/",
         "/admin/tournaments/table/",
         f"/admin/tournaments/table/{table.pk}/change/",
+        f"/admin/gameplay/match/{match.pk}/history/",
+        f"/admin/gameplay/player/{player.pk}/history/",
+        f"/admin/tournaments/tournament/{tournament.pk}/history/",
+    ]
+
+
+def admin_oracles(tournament: Tournament, match: Match, player) -> list[str]:
+    """Changelist filters that would answer yes or no about a secret (issue 24)."""
+    return [
+        f"/admin/gameplay/match/?id={match.pk}&seed__startswith={match.seed[:1]}",
+        f"/admin/gameplay/match/?id={match.pk}&seat_seeds__contains={match.seat_seeds}",
+        f"/admin/gameplay/match/?id={match.pk}&log__contains=discard",
+        f"/admin/gameplay/player/?id={player.pk}&next_seed__lt={player.next_seed}",
+        f"/admin/gameplay/player/?seats__match__seed__gte={match.seed}",
+        f"/admin/tournaments/tournament/?id={tournament.pk}&seed__startswith={tournament.seed[:1]}",
+        f"/admin/tournaments/table/?matches__match__seed__lt={match.seed}",
+        f"/admin/leagues/fixture/?match__seed__lt={match.seed}",
+        "/admin/gameplay/match/?_to_field=seed",
     ]
 
 
@@ -102,6 +120,8 @@ def test_no_page_api_admin_or_log_shows_a_seed_before_its_reveal(client, admin_c
     seen += read_all(client, ["/api/me/", "/accounts/settings/"])
     seen += read_all(admin_client, admin_pages(tournament, match, people[0]))
     seen += read_all(admin_client, pages(tournament, match, people[0]))  # staff see no more
+    for url in admin_oracles(tournament, match, Player.objects.get(pk=people[0].pk)):
+        assert admin_client.get(url).status_code == 400, url
     seen += "\n".join(record.getMessage() for record in caplog.records)
     for seed in server_seeds:
         assert seed not in seen
