@@ -6,7 +6,7 @@ from rest_framework import exceptions, parsers
 MAX_JSON_DEPTH = 32
 
 
-def _json_depth_exceeds(data, limit: int) -> bool:
+def json_depth_exceeds(data, limit: int) -> bool:
     """Whether lists and objects in `data` nest deeper than `limit` (iterative: no
     recursion for an attacker to exhaust)."""
     stack = [(data, 1)]
@@ -37,7 +37,7 @@ class JSONParser(parsers.JSONParser):
             data = super().parse(stream, media_type, parser_context)
         except RecursionError:
             raise exceptions.ParseError("JSON parse error - nested too deeply.") from None
-        if _json_depth_exceeds(data, MAX_JSON_DEPTH):
+        if json_depth_exceeds(data, MAX_JSON_DEPTH):
             raise exceptions.ParseError(
                 f"JSON parse error - nested deeper than {MAX_JSON_DEPTH} levels."
             )

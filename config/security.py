@@ -4,13 +4,15 @@ the Content-Security-Policy's one per-request part.
 DRF's throttles and django-axes must agree on the client's address, so both read it here.
 """
 
+import hashlib
+
 from csp.middleware import CSPMiddleware as BaseCSPMiddleware
 from django.conf import settings
 from django.core.exceptions import DisallowedHost
 from django.http import JsonResponse
 from django.shortcuts import render
 from rest_framework import exceptions, status
-from rest_framework.throttling import BaseThrottle
+from rest_framework.throttling import BaseThrottle, SimpleRateThrottle
 
 from config.api import error_body
 
@@ -19,6 +21,30 @@ def client_ip(request) -> str:
     """REMOTE_ADDR, or with REST_FRAMEWORK["NUM_PROXIES"] trusted proxies in front, the
     address the outermost of them saw; X-Forwarded-For is never trusted beyond that."""
     return BaseThrottle().get_ident(request)
+
+
+class RateLimit(SimpleRateThrottle):
+    """One of REST_FRAMEWORK's rates (`scope`) applied outside DRF, to a page or a mail:
+    counted per client address, the API's own key, or per `key` when one is given (an
+    email address)."""
+
+    def __init__(self, scope: str, key: str | None = None):
+        self.scope, self.key = scope, key
+        super().__init__()
+
+    def get_cache_key(self, request, view):
+        if self.key is None:
+            ident = self.get_ident(request)
+        else:
+            ident = hashlib.sha256(self.key.encode()).hexdigest()
+        return self.cache_format % {"scope": self.scope, "ident": ident}
+
+    def check(self, request) -> bool:
+        return self.allow_request(request, None)
+
+    def minutes(self) -> int:
+        """The wait, in whole minutes, for a person to read."""
+        return max(1, round((self.wait() or 60) / 60))
 
 
 def login_username(request, credentials: dict) -> str:

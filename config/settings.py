@@ -259,6 +259,7 @@ REST_FRAMEWORK = {
         "login": "10/min",  # POST /api/auth/token/, per address
         "register": "10/hour",  # POST /api/auth/register/, per address
         "play": "10/min",  # POST /api/rooms/{id}/play/, per player
+        "verify": "20/min",  # checks on /verify/ (a replay each), per address
     }
     | env_rates("API_RATE_LIMITS"),
     # Proxies in front that append to X-Forwarded-For; 0 trusts only REMOTE_ADDR.

@@ -7,8 +7,8 @@ from django.contrib.auth import get_user_model
 from django.core import mail
 from django.test import Client
 
+from config.security import RateLimit
 from gameplay.models import Player
-from gameplay.views import SignupThrottle
 from tests.factories import PlayerFactory, UserFactory
 
 PASSWORD = "a-long-passphrase"
@@ -85,7 +85,7 @@ def test_sign_up_uses_the_apis_rules_and_limit(client, monkeypatch):
     assert client.get("/accounts/signup/").url == "/me/"  # signed in already
     # The API's limit (10 an hour per address) holds on the page too: here 1, from an
     # address of its own.
-    monkeypatch.setattr(SignupThrottle, "rate", "1/hour", raising=False)
+    monkeypatch.setitem(RateLimit.THROTTLE_RATES, "register", "1/hour")
     elsewhere = Client(REMOTE_ADDR="10.9.8.7")
     assert sign_up(elsewhere, "first-one").status_code == 302
     elsewhere.logout()
