@@ -5,6 +5,7 @@ DRF's throttles and django-axes must agree on the client's address, so both read
 """
 
 import hashlib
+import unicodedata
 
 from csp.middleware import CSPMiddleware as BaseCSPMiddleware
 from django.conf import settings
@@ -47,9 +48,19 @@ class RateLimit(SimpleRateThrottle):
         return max(1, round((self.wait() or 60) / 60))
 
 
+# Django's User.username; django-axes stores the name in a column of 255 characters.
+USERNAME_MAX_LENGTH = 150
+
+
 def login_username(request, credentials: dict) -> str:
-    """Failed logins count per username whatever its case ("Ada" and "ada" are one)."""
-    return (credentials or {}).get("username", "").casefold()
+    """Failed logins count per username as sign-in reads it, NFKC-normalised and whatever
+    its case ("Ada", "ada" and its fullwidth spelling are one), on the site, the admin and the
+    API alike; a name past the longest username is cut there (no account has a longer
+    one), so axes never stores more than its column holds."""
+    name = (credentials or {}).get("username") or ""
+    if not isinstance(name, str):
+        name = str(name)
+    return unicodedata.normalize("NFKC", name).strip().casefold()[:USERNAME_MAX_LENGTH]
 
 
 def lockout_seconds() -> int:

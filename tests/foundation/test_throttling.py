@@ -42,6 +42,31 @@ def test_wrong_passwords_on_the_token_endpoint_lock_the_account_out(api_client):
     assert_throttled(token(api_client, "ADA", PASSWORD), "locked_out")
 
 
+def test_the_api_lock_out_counts_every_spelling_of_the_name_as_one(api_client):
+    """Issue 24: after five failures on "lockapi", the fullwidth "\uff4cockapi" with the
+    right password got in and cleared the lock; the site's form normalised first."""
+    UserFactory(username="lockapi")
+    for _ in range(settings.AXES_FAILURE_LIMIT):
+        token(api_client, "lockapi", "guess")
+    for spelling in ("\uff4cockapi", "LOCKAPI", " lockapi "):
+        assert_throttled(token(api_client, spelling, PASSWORD), "locked_out")
+    assert_throttled(token(api_client, "lockapi", PASSWORD), "locked_out")  # still locked
+
+
+@pytest.mark.parametrize("path", ["/accounts/login/", "/admin/login/", "/api/auth/token/"])
+def test_a_username_past_any_column_is_refused_before_the_lock_out_stores_it(client, path):
+    """django-axes keeps a failed login's name in a column of 255 characters: a longer one
+    was a 500 on PostgreSQL. It is cut to the longest username first, on every login."""
+    from axes.models import AccessAttempt
+
+    for name in ("a" * 300, "\uff41" * 300, "b" * 100_000):
+        answer = client.post(path, {"username": name, "password": "guess"})
+        assert answer.status_code in (200, 400), answer.status_code
+    stored = list(AccessAttempt.objects.values_list("username", flat=True))
+    assert stored and all(len(name) <= 150 for name in stored)
+    assert set(stored) == {"a" * 150, "b" * 150}  # the fullwidth one is the same name
+
+
 def test_the_token_endpoint_is_rate_limited_per_address(api_client):
     for number in range(allowed("login")):
         assert token(api_client, f"nobody{number}", "guess").status_code == 400
