@@ -7,7 +7,7 @@ from rest_framework import generics, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from config.errors import NotFound
+from config.errors import NotAllowed, NotFound
 from config.filters import UTCIsoDateTimeFilter
 from config.schema import INSUFFICIENT_COINS
 from gameplay.services import player_for_user
@@ -49,6 +49,15 @@ def _visible(request, pk: int) -> Tournament:
     return get_object_or_404(selectors.visible_to(request.user), pk=pk)
 
 
+def _run_by_caller(request, pk: int) -> Tournament:
+    """The tournament if `request.user` runs it: 404 when they cannot see it, 403 when it
+    is not theirs, both before a byte of the request body is read."""
+    tournament = _visible(request, pk)
+    if not services.can_run(request.user, tournament):
+        raise NotAllowed("Only this tournament's organiser may do that.", code="not_organiser")
+    return tournament
+
+
 class TournamentList(generics.ListAPIView):
     """GET: tournaments, filtered; POST (organisers): create a draft."""
 
@@ -75,6 +84,7 @@ class TournamentDetail(APIView):
 
     @extend_schema(request=TournamentWriteSerializer, responses={200: TournamentSerializer})
     def patch(self, request, pk: int):
+        _run_by_caller(request, pk)
         data = TournamentWriteSerializer(data=request.data, partial=True)
         data.is_valid(raise_exception=True)
         services.tournament_update(
@@ -105,6 +115,7 @@ class TournamentAction(APIView):
     def post(self, request, pk: int, action: str):
         if action not in ACTIONS:
             raise NotFound(f"No action {action!r}; choose from {', '.join(ACTIONS)}.")
+        _visible(request, pk)
         ACTIONS[action](tournament_id=pk, by=request.user)
         return Response(_detail(pk))
 
@@ -142,7 +153,8 @@ class Entries(generics.ListAPIView):
         return selectors.entries(_visible(self.request, self.kwargs["pk"]))
 
 
-def _entry(pk: int, entry_id: int) -> Entry:
+def _entry(request, pk: int, entry_id: int) -> Entry:
+    _visible(request, pk)
     # tournament__id, not tournament_id: only a lookup on the id column itself range-checks
     # the value, and SQLite cannot even compare a path's 30-digit number with a column.
     return get_object_or_404(Entry, pk=entry_id, tournament__id=pk)
@@ -151,17 +163,21 @@ def _entry(pk: int, entry_id: int) -> Entry:
 class Disqualify(APIView):
     @extend_schema(request=None, responses={200: EntrySerializer})
     def post(self, request, pk: int, entry_id: int):
-        entry = services.entry_disqualify(entry_id=_entry(pk, entry_id).pk, by=request.user)
+        entry = services.entry_disqualify(
+            entry_id=_entry(request, pk, entry_id).pk, by=request.user
+        )
         return Response(EntrySerializer(entry).data)
 
 
 class EntrySeed(APIView):
     @extend_schema(request=SeedSerializer, responses={200: EntrySerializer})
     def post(self, request, pk: int, entry_id: int):
+        _run_by_caller(request, pk)
+        entry_id = _entry(request, pk, entry_id).pk
         data = SeedSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         entry = services.entry_set_seed(
-            entry_id=_entry(pk, entry_id).pk, seed=data.validated_data["seed"], by=request.user
+            entry_id=entry_id, seed=data.validated_data["seed"], by=request.user
         )
         return Response(EntrySerializer(entry).data)
 
@@ -177,7 +193,7 @@ class Replay(APIView):
 
     @extend_schema(request=None, responses={200: dict})
     def post(self, request, pk: int, table_id: int):
-        get_object_or_404(Tournament, pk=pk, tables__pk=table_id)
+        get_object_or_404(selectors.visible_to(request.user), pk=pk, tables__pk=table_id)
         services.table_replay(table_id=table_id, by=request.user)
         return Response(selectors.bracket(Tournament.objects.get(pk=pk)))
 
@@ -187,7 +203,7 @@ class ShowUp(APIView):
 
     @extend_schema(request=ShowUpSerializer, responses={200: dict})
     def post(self, request, pk: int, table_id: int):
-        get_object_or_404(Tournament, pk=pk, tables__pk=table_id)
+        get_object_or_404(selectors.visible_to(request.user), pk=pk, tables__pk=table_id)
         data = ShowUpSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         services.table_show_up(

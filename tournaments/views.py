@@ -13,6 +13,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
 from config.errors import DomainError
+from config.params import ascii_int
 from gameplay import selectors as gameplay_selectors
 from gameplay.services import player_for_user
 from tournaments import selectors, services
@@ -476,14 +477,18 @@ def disqualify(request, pk: int, entry_id: int):
 @login_required
 @require_POST
 def set_seed(request, pk: int, entry_id: int):
-    """Manual seeding: the organiser's seed for one entry (empty clears it)."""
-    _visible(request, pk)
+    """Manual seeding: the organiser's seed for one entry (empty clears it). Whose it is
+    comes first: nobody else learns how the value would have been read."""
+    tournament = _visible(request, pk)
+    if not services.can_run(request.user, tournament):
+        messages.error(request, "Only this tournament's organiser may do that.")
+        return _back(pk)
     entry = get_object_or_404(Entry.objects.select_related("player"), pk=entry_id, tournament_id=pk)
     raw = request.POST.get("seed", "").strip()
-    if raw and not (raw.isdigit() and 1 <= int(raw) <= 65536):
+    seed = ascii_int(raw, low=1, high=65536) if raw else None
+    if raw and seed is None:
         messages.error(request, "A seed is a whole number from 1 (the best) up.")
         return _back(pk)
-    seed = int(raw) if raw else None
     _attempt(
         request,
         f"{entry.player.display_name} is seed {seed}." if seed else "Seed cleared.",
