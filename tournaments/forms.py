@@ -13,6 +13,7 @@ from gameplay.models import VARIANT_CHOICES
 from gameplay.option_fields import chosen_options, initial_options, option_field, option_field_name
 from gameplay.selectors import awardable_rewards, awardable_titles
 from tournaments.models import TIEBREAK_CHOICES, Tournament
+from tournaments.serializers import INT_MAX
 
 ODD = [(n, str(n)) for n in (1, 3, 5, 7, 9)]
 TIEBREAK_FIELDS = ("tiebreak_1", "tiebreak_2", "tiebreak_3")
@@ -132,10 +133,15 @@ class TournamentForm(forms.Form):
     )
     place_points = forms.RegexField(
         label="Swiss points by place (tables of 3 to 6)",
-        regex=r"^\s*\d+(\s*,\s*\d+)*\s*$",
+        # ASCII digits (\d would take any script's), at most 1,000 a place (as the API).
+        regex=r"^\s*[0-9]{1,4}(\s*,\s*[0-9]{1,4}){0,5}\s*$",
+        max_length=200,
         required=False,
         help_text="From first place down, e.g. 3, 1, 0, 0. Empty: 3, 1, 0, 0.",
-        error_messages={"invalid": "Whole numbers separated by commas, e.g. 3, 1, 0, 0."},
+        error_messages={
+            "invalid": "Up to six whole numbers of at most 1000, separated by commas, "
+            "e.g. 3, 1, 0, 0."
+        },
     )
     table_size = forms.TypedChoiceField(
         label="Players per table",
@@ -174,11 +180,13 @@ class TournamentForm(forms.Form):
         max_value=65536,
         help_text="Empty: no limit. Past it, players join a waiting list.",
     )
-    min_level = forms.IntegerField(label="Lowest level allowed", min_value=1, initial=1)
+    min_level = forms.IntegerField(
+        label="Lowest level allowed", min_value=1, max_value=INT_MAX, initial=1
+    )
     entry_fee = forms.IntegerField(
         label="Entry fee (coins)",
         min_value=0,
-        max_value=2**31 - 1,
+        max_value=INT_MAX,
         initial=0,
         help_text="Refunded on withdrawal before the start, on no check-in and on cancelling.",
     )
@@ -227,10 +235,10 @@ class TournamentForm(forms.Form):
                 label="Place", required=False, min_value=1, max_value=65536
             )
             self.fields[f"prize_{row}_coins"] = forms.IntegerField(
-                label="Coins", required=False, min_value=0, max_value=2**31 - 1
+                label="Coins", required=False, min_value=0, max_value=INT_MAX
             )
             self.fields[f"prize_{row}_xp"] = forms.IntegerField(
-                label="XP", required=False, min_value=0, max_value=2**31 - 1
+                label="XP", required=False, min_value=0, max_value=INT_MAX
             )
             self.fields[f"prize_{row}_title"] = forms.TypedChoiceField(
                 label="Title", required=False, choices=titles, coerce=int, empty_value=None

@@ -123,11 +123,12 @@ def _validate_format(values: dict) -> None:
     points = values.get("place_points") or []
     if points and (
         len(points) > values["table_size"]
-        or any(not isinstance(p, int | float) or p < 0 for p in points)
+        or any(not isinstance(p, int | float) or not 0 <= p <= 1000 for p in points)
         or any(a < b for a, b in pairwise(points))
     ):
         raise DomainError(
-            "Points by place go from first place down, never rising, one per seat at most.",
+            "Points by place go from first place down, never rising, one per seat at most, "
+            "each from 0 to 1000.",
             code="invalid_settings",
         )
     rounds = values.get("swiss_rounds")
