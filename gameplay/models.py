@@ -16,6 +16,8 @@ from django.utils.translation import gettext_lazy as _
 # refuses a booking past it): far above any honest total, far below the 64-bit columns.
 BALANCE_MAX = 10**15
 
+from config.text import visible_name
+
 
 def new_seed() -> str:
     """A server seed: 256 bits from the operating system, chosen by nobody."""
@@ -52,7 +54,7 @@ class Title(models.Model):
     """A displayable honour; granted by levels, rewards or its own rule."""
 
     code = models.SlugField(unique=True)
-    name = models.CharField(max_length=80)
+    name = models.CharField(max_length=80, validators=[visible_name])
     description = models.TextField(blank=True)
     metric = models.CharField(max_length=32, choices=Metric.choices, blank=True)
     threshold = models.PositiveIntegerField(null=True, blank=True)
@@ -80,7 +82,7 @@ class Reward(models.Model):
     """A bundle of XP, coins and an optional title, granted at most once per reason."""
 
     code = models.SlugField(unique=True)
-    name = models.CharField(max_length=80)
+    name = models.CharField(max_length=80, validators=[visible_name])
     xp = models.PositiveIntegerField(default=0)
     coins = models.PositiveIntegerField(default=0)
     title = models.ForeignKey(Title, null=True, blank=True, on_delete=models.SET_NULL)
@@ -118,7 +120,7 @@ class Achievement(models.Model):
         PLATINUM = "platinum", "Platinum"
 
     code = models.SlugField(unique=True)
-    name = models.CharField(max_length=80)
+    name = models.CharField(max_length=80, validators=[visible_name])
     description = models.TextField(blank=True)
     hidden = models.BooleanField(
         default=False, help_text="Name and rule stay secret until unlocked."
@@ -415,7 +417,7 @@ class RatingChange(models.Model):
 
 
 class Room(models.Model):
-    name = models.CharField(max_length=80, unique=True)
+    name = models.CharField(max_length=80, unique=True, validators=[visible_name])
     variant = models.CharField(max_length=16, choices=VARIANT_CHOICES)
     options = models.JSONField(default=dict, blank=True)
     seats = models.PositiveSmallIntegerField(default=2)

@@ -8,11 +8,10 @@ like; then it must be visible, plain and not one the house's bots use.
 import re
 import unicodedata
 
+from config.text import hidden_characters
+
 MAX_LENGTH = 150  # Django's User.username
 
-# Control, format (zero-width, direction marks and overrides, BOM), private-use, surrogate,
-# unassigned, and line or paragraph separators: nothing a reader can see or trust.
-HIDDEN_CATEGORIES = {"Cc", "Cf", "Co", "Cs", "Cn", "Zl", "Zp"}
 # Besides letters and digits of any script, with the combining marks (vowel signs, virama)
 # that many scripts' letters take (UAX #31's identifiers); Python's \w leaves the marks out.
 PUNCTUATION = frozenset("._@+-")
@@ -51,9 +50,7 @@ def normalize_username(raw: str) -> str:
     name = unicodedata.normalize("NFKC", raw or "").strip()
     if not name:
         raise UsernameError("A username is required.")
-    hidden = sorted(
-        {f"U+{ord(c):04X}" for c in name if unicodedata.category(c) in HIDDEN_CATEGORIES}
-    )
+    hidden = hidden_characters(name)
     if hidden:
         raise UsernameError(
             "A username cannot contain invisible, control or direction-changing characters "

@@ -12,6 +12,7 @@ from django.db.models import F, Q
 from django.utils import timezone
 
 from competition import standings
+from config.text import visible_name
 from gameplay.models import VARIANT_CHOICES, Match, Player, Reward, Title
 
 SQL_TIEBREAKERS = ["points", "wins", "game_diff", "game_for", "rating"]
@@ -23,7 +24,7 @@ def default_tiebreakers() -> list[str]:
 
 
 class League(models.Model):
-    name = models.CharField(max_length=80, unique=True)
+    name = models.CharField(max_length=80, unique=True, validators=[visible_name])
     slug = models.SlugField(unique=True)
     variant = models.CharField(max_length=16, choices=VARIANT_CHOICES)
     options = models.JSONField(default=dict, blank=True)
@@ -74,7 +75,7 @@ class Division(models.Model):
 
     league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="divisions")
     tier = models.PositiveSmallIntegerField()
-    name = models.CharField(max_length=40)
+    name = models.CharField(max_length=40, validators=[visible_name])
     size = models.PositiveSmallIntegerField(help_text="Places filled by rating at the first start.")
     promote = models.PositiveSmallIntegerField(default=2)
     relegate = models.PositiveSmallIntegerField(default=2)

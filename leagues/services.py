@@ -19,6 +19,7 @@ from competition import schedule, standings
 from config.db import bulk_update
 from config.errors import Conflict, DomainError
 from config.jobs import enqueue
+from config.text import refuse_hidden
 from engine import variants
 from gameplay import live
 from gameplay import services as gameplay
@@ -73,6 +74,7 @@ def league_create(
         raise DomainError("A league needs at least one tie-breaker.", code="invalid_league")
     if not divisions:
         raise DomainError("A league needs at least one division.", code="invalid_league")
+    refuse_hidden(name, *(division["name"] for division in divisions))
     with transaction.atomic():
         league = League.objects.create(
             name=name,

@@ -8,6 +8,7 @@ import re
 
 from django import forms
 
+from config.text import visible_name
 from engine import variants
 from gameplay.models import VARIANT_CHOICES
 from gameplay.option_fields import chosen_options, initial_options, option_field, option_field_name
@@ -62,7 +63,7 @@ class DateTimeLocal(forms.DateTimeInput):
 
 
 class TournamentForm(forms.Form):
-    name = forms.CharField(max_length=120)
+    name = forms.CharField(max_length=120, validators=[visible_name])
     variant = forms.ChoiceField(choices=VARIANT_CHOICES, initial="gin")
     format = forms.ChoiceField(
         required=False,  # empty: single elimination, as before formats existed

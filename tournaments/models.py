@@ -10,6 +10,7 @@ from django.db import models
 from django.db.models import F, Q
 from django.utils.translation import gettext_lazy as _
 
+from config.text import visible_name
 from gameplay.models import VARIANT_CHOICES, Match, Player, Reward, Title
 
 # Swiss tie-breaks as organisers read them (keys of tournaments.formats.tiebreaks).
@@ -58,7 +59,7 @@ class Tournament(models.Model):
 
     SECRET_FIELDS = ("seed",)  # the draw seed; see gameplay.models.Match.SECRET_FIELDS
 
-    name = models.CharField(max_length=120)
+    name = models.CharField(max_length=120, validators=[visible_name])
     organiser = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="organised_tournaments"
     )

@@ -10,6 +10,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from config.errors import Conflict, DomainError, NotAllowed
+from config.text import refuse_hidden
 from engine import variants
 from gameplay import selectors as gameplay_selectors
 from gameplay.models import BALANCE_MAX, VARIANT_CHOICES
@@ -48,6 +49,7 @@ EDITABLE = (
 
 def validate_settings(values: dict) -> None:
     """Refuse settings no tournament can run with, in words an organiser can act on."""
+    refuse_hidden(values.get("name") or "")
     try:
         variant = variants.get(values["variant"])
         values["options"] = variant.validate_options(values.get("options") or {})
