@@ -260,6 +260,8 @@ REST_FRAMEWORK = {
         "register": "10/hour",  # POST /api/auth/register/, per address
         "play": "10/min",  # POST /api/rooms/{id}/play/, per player
         "verify": "20/min",  # checks on /verify/ (a replay each), per address
+        "reset_client": "10/hour",  # password-reset mails asked for from one address
+        "reset_address": "3/hour",  # password-reset mails to one email address
     }
     | env_rates("API_RATE_LIMITS"),
     # Proxies in front that append to X-Forwarded-For; 0 trusts only REMOTE_ADDR.

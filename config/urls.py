@@ -28,10 +28,10 @@ urlpatterns = [
     path("", home, name="home"),
     path("me/notices/", notices, name="notices"),
     path("admin/", admin.site.urls),
-    path("accounts/", include("django.contrib.auth.urls")),
     path("api/", include(api_patterns)),
     re_path(r"^api/", api_not_found),
-    path("", include("gameplay.urls")),
+    path("", include("gameplay.urls")),  # before Django's accounts/: its password reset
+    path("accounts/", include("django.contrib.auth.urls")),
     path("", include("tournaments.urls")),
     path("", include("leagues.urls")),
 ]

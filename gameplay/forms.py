@@ -2,10 +2,16 @@
 (gameplay.services.player_register, gameplay.usernames): a form collects the fields and
 shows a service's refusal by the field it is about."""
 
+import logging
+
 from django import forms
 from django.contrib.auth import password_validation
+from django.contrib.auth.forms import PasswordResetForm
 
 from config.errors import DomainError
+from config.security import RateLimit
+
+log = logging.getLogger(__name__)
 
 # Which field each of player_register's error codes is about.
 FIELD_OF_CODE = {
@@ -79,3 +85,20 @@ class ClientSeedForm(forms.Form):
         ),
         widget=forms.TextInput(attrs={"autocomplete": "off", "spellcheck": "false"}),
     )
+
+
+class LimitedPasswordResetForm(PasswordResetForm):
+    """Django's reset form, sending at most the `reset_client` rate of mails per client
+    address and the `reset_address` rate per email address. Past either nothing is sent,
+    silently: the answer is the same page, so it tells nobody whether a mail went, or
+    whether the address has an account."""
+
+    def save(self, *args, request=None, **kwargs):
+        email = self.cleaned_data["email"]
+        per_client = RateLimit("reset_client")
+        if not per_client.check(request) or not RateLimit("reset_address", email.casefold()).check(
+            request
+        ):
+            log.warning("Password reset mail withheld: past a rate limit")
+            return
+        super().save(*args, request=request, **kwargs)

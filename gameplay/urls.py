@@ -1,9 +1,16 @@
+from django.contrib.auth.views import PasswordResetView
 from django.urls import path
 
 from gameplay import views
+from gameplay.forms import LimitedPasswordResetForm
 
 urlpatterns = [
     path("accounts/signup/", views.signup, name="signup"),
+    path(
+        "accounts/password_reset/",
+        PasswordResetView.as_view(form_class=LimitedPasswordResetForm),
+        name="password_reset",
+    ),
     path("accounts/settings/", views.account, name="account"),
     path(
         "accounts/tokens/<int:token_id>/revoke/",

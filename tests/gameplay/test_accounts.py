@@ -135,3 +135,29 @@ def test_the_account_page_sets_the_email_a_reset_goes_to(client):
     client.logout()
     client.post("/accounts/password_reset/", {"email": "noor@example.com"})
     assert len(mail.outbox) == 1 and "noor" in mail.outbox[0].body
+
+
+@pytest.mark.django_db
+def test_reset_mails_are_limited_per_address_and_per_client_silently():
+    """Issue 24: 16 mails in seconds to one address. Now 3 an hour to an address and 10 an
+    hour from a client; past either the page is the same, and no mail goes."""
+    from django.test import Client
+
+    PlayerFactory(user__username="lin", user__email="lin@example.com")
+    PlayerFactory(user__username="max", user__email="max@example.com")
+    pages = []
+    for number in range(5):  # one address, from five clients
+        asked = Client(REMOTE_ADDR=f"10.1.0.{number}").post(
+            "/accounts/password_reset/", {"email": "LIN@example.com"}
+        )
+        pages.append((asked.status_code, asked.url))
+    assert len(mail.outbox) == 3
+    flood = Client(REMOTE_ADDR="10.2.0.1")  # one client, many addresses
+    for number in range(12):
+        email = "max@example.com" if number == 11 else f"nobody{number}@example.com"
+        asked = flood.post("/accounts/password_reset/", {"email": email})
+        pages.append((asked.status_code, asked.url))
+    assert len(mail.outbox) == 3  # max's mail was the client's 12th ask: withheld
+    assert set(pages) == {(302, "/accounts/password_reset/done/")}
+    Client(REMOTE_ADDR="10.3.0.1").post("/accounts/password_reset/", {"email": "max@example.com"})
+    assert len(mail.outbox) == 4 and mail.outbox[-1].to == ["max@example.com"]
