@@ -21,13 +21,31 @@ from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from config.errors import DomainError
+from config.params import ascii_int
 
 logger = logging.getLogger(__name__)
 
 
 class Pagination(PageNumberPagination):
+    """DRF's page numbers, read in ASCII digits only (`config.params.ascii_int`): DRF's own
+    int() takes "٣" for page 3."""
+
     page_size_query_param = "page_size"
     max_page_size = 200
+
+    def get_page_number(self, request, paginator):
+        raw = request.query_params.get(self.page_query_param) or "1"
+        if raw in self.last_page_strings:
+            return paginator.num_pages
+        number = ascii_int(raw, low=1)
+        if number is None:
+            message = self.invalid_page_message.format(page_number=raw, message="Invalid page.")
+            raise exceptions.NotFound(message)
+        return number
+
+    def get_page_size(self, request):
+        size = ascii_int(request.query_params.get(self.page_size_query_param) or "", low=1)
+        return min(size, self.max_page_size) if size else self.page_size
 
 
 class PayloadTooLarge(exceptions.APIException):

@@ -234,3 +234,18 @@ def test_no_form_on_any_page_is_a_500_whatever_one_field_holds(world):
                 answer = client.post(action, {**fields, name: value})
                 assert answer.status_code < 500, (action, name, value[:20])
     assert sent > 400
+
+
+def test_page_numbers_in_other_scripts_are_no_page_numbers(api_client):
+    """DRF's paginator read "٣" as 3 with int(): a number is ASCII digits."""
+    by = organiser()
+    for number in range(4):
+        open_tournament(by=by, name=f"Cup {number}")
+    api_client.force_authenticate(PlayerFactory().user)
+    listed = api_client.get("/api/tournaments/", {"page": "3", "page_size": "1"})
+    assert listed.status_code == 200 and len(listed.json()["results"]) == 1
+    for digits in ("\u0663", "\uff13", "\u00b3"):
+        paged = api_client.get("/api/tournaments/", {"page": digits, "page_size": "1"})
+        assert paged.status_code == 404
+        sized = api_client.get("/api/tournaments/", {"page_size": digits})
+        assert len(sized.json()["results"]) == 4  # the default size, not 3
