@@ -7,7 +7,7 @@ import config.text
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("gameplay", "0009_pre_committed_server_seeds"),
+        ("gameplay", "0010_indian_pool201_drops_as_played"),
     ]
 
     operations = [
