@@ -19,7 +19,6 @@ import types
 
 from django.contrib import admin
 from django.contrib.admin.apps import AdminConfig as BaseAdminConfig
-from django.contrib.admin.exceptions import DisallowedModelAdminLookup
 from django.contrib.admin.options import IncorrectLookupParameters
 from django.contrib.admin.views.main import ChangeList
 from django.core.exceptions import FieldDoesNotExist
@@ -130,9 +129,9 @@ class SecretGuard:
         return super().lookup_allowed(lookup, value, request)
 
     def to_field_allowed(self, request, to_field):
-        if reaches_secret(self.model, to_field):
-            raise DisallowedModelAdminLookup(f"Refers to a secret field: {to_field}")
-        return super().to_field_allowed(request, to_field)
+        return not reaches_secret(self.model, to_field) and super().to_field_allowed(
+            request, to_field
+        )
 
     def get_changelist(self, request, **kwargs):
         return _guarded(super().get_changelist(request, **kwargs))

@@ -228,12 +228,15 @@ def test_no_form_on_any_page_is_a_500_whatever_one_field_holds(world):
         assert any(expected in action for action in actions), (expected, actions)
     sent = 0
     for action, (client, fields) in sorted(forms.items()):
-        for name in fields:
+        # The options of the games not chosen are fields the form never reads: the chosen
+        # game's, built by the same code, stand for them.
+        chosen = f"opt_{fields.get('variant')}_"
+        for name in [n for n in fields if not n.startswith("opt_") or n.startswith(chosen)]:
             for value in WORST:
                 sent += 1
                 answer = client.post(action, {**fields, name: value})
                 assert answer.status_code < 500, (action, name, value[:20])
-    assert sent > 400
+    assert sent > 200
 
 
 def test_page_numbers_in_other_scripts_are_no_page_numbers(api_client):
