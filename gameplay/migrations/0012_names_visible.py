@@ -7,7 +7,7 @@ import config.text
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("gameplay", "0010_indian_pool201_drops_as_played"),
+        ("gameplay", "0011_columns_added_have_database_defaults"),
     ]
 
     operations = [

@@ -7,7 +7,7 @@ import config.text
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("tournaments", "0011_merge_seat_client_seed_and_two_stage"),
+        ("tournaments", "0012_columns_added_have_database_defaults"),
     ]
 
     operations = [
