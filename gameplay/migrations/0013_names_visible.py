@@ -7,7 +7,7 @@ import config.text
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("gameplay", "0011_columns_added_have_database_defaults"),
+        ("gameplay", "0012_api_tokens"),
     ]
 
     operations = [
