@@ -198,6 +198,9 @@ class ApiToken(models.Model):
     is shown once, when made); it lives as long as the password it was made under
     (`password_stamp`), as Django's sessions do, so a password change or reset revokes it."""
 
+    # The key's hash and the password's stamp: no admin lookup may test guesses on them.
+    SECRET_FIELDS = ("digest", "password_stamp")
+
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_tokens"
     )

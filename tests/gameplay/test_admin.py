@@ -386,8 +386,6 @@ def secret_paths(model, depth: int = 2, prefix: str = "") -> list[str]:
 def secrets_in_play(admin_user):
     """A running match with a person seated, her next seed, a tournament before its draw
     and an API token: every kind of secret, with rows a filter on it would pick out."""
-    from rest_framework.authtoken.models import Token
-
     from gameplay.models import Player
     from tests.tournaments.helpers import open_tournament
     from tournaments.models import Tournament
@@ -398,7 +396,7 @@ def secrets_in_play(admin_user):
     )
     finished_match()
     tournament = open_tournament(seeding="random")
-    token, _ = Token.objects.get_or_create(user=person.user)
+    token, key = services.api_token_create(user=person.user, name="phone")
     match.refresh_from_db()
     person = Player.objects.get(pk=person.pk)
     tournament = Tournament.objects.get(pk=tournament.pk)
@@ -408,7 +406,9 @@ def secrets_in_play(admin_user):
         *(seed for seed in match.seat_seeds if seed),
         person.next_seed,
         tournament.seed,
-        token.key,
+        key,
+        token.digest,
+        token.password_stamp,
         admin_user.password,
     ]
 
@@ -473,7 +473,7 @@ def test_the_running_matchs_change_form_and_history_show_no_secret(admin_client,
         reverse("admin:gameplay_player_history", args=[person.pk]),
         reverse("admin:tournaments_tournament_change", args=[tournament.pk]),
         reverse("admin:tournaments_tournament_history", args=[tournament.pk]),
-        reverse("admin:authtoken_tokenproxy_changelist"),
+        reverse("admin:gameplay_apitoken_changelist"),
     ]
     for url in pages:
         answer = admin_client.get(url)
