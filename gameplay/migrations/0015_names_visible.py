@@ -7,7 +7,7 @@ import config.text
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("gameplay", "0012_api_tokens"),
+        ("gameplay", "0014_bigint_balances"),
     ]
 
     operations = [

@@ -7,7 +7,7 @@ import config.text
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("tournaments", "0012_columns_added_have_database_defaults"),
+        ("tournaments", "0013_sponsor_and_organiser_play"),
     ]
 
     operations = [
