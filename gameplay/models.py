@@ -12,11 +12,11 @@ from django.db import models
 from django.db.models import F, Q
 from django.utils.translation import gettext_lazy as _
 
+from config.text import visible_name
+
 # The largest balance of coins or XP any account may hold (gameplay.services.coins_book
 # refuses a booking past it): far above any honest total, far below the 64-bit columns.
 BALANCE_MAX = 10**15
-
-from config.text import visible_name
 
 
 def new_seed() -> str:
