@@ -13,6 +13,17 @@ CELERY="$PYTHON -m celery -A config"
 step="${1:-web}"
 [ "$#" -gt 0 ] && shift
 
+# The metrics folder every process of this machine (container) shares, emptied before a
+# long-running process starts so no dead process's counts linger (docs/operations.md).
+case "$step" in
+  web | worker | beat)
+    if [ -n "${PROMETHEUS_MULTIPROC_DIR:-}" ]; then
+      mkdir -p "$PROMETHEUS_MULTIPROC_DIR"
+      rm -f "$PROMETHEUS_MULTIPROC_DIR"/*.db
+    fi
+    ;;
+esac
+
 case "$step" in
   install)
     # Exactly the versions in constraints.txt, so every build gets the same set.

@@ -90,3 +90,11 @@ def test_docker_compose_accepts_the_file_where_it_is_installed():
         check=False,
     )
     assert done.returncode == 0, done.stderr
+
+
+def test_each_container_counts_metrics_in_its_own_folder_and_the_worker_serves_them(services):
+    for name in ("web", "worker", "beat"):
+        assert services[name]["environment"]["PROMETHEUS_MULTIPROC_DIR"] == "/tmp/knock-metrics"
+    worker = services["worker"]
+    assert worker["environment"]["METRICS_PORT"] == "9108" and "ports" not in worker
+    assert worker["environment"]["DATABASE_URL"] == services["web"]["environment"]["DATABASE_URL"]
