@@ -148,7 +148,7 @@ STATIC_ROOT.mkdir(exist_ok=True)
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {
-        "BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"
+        "BACKEND": "config.storage.StaticFilesStorage"  # hashed, module imports too
         if not DEBUG
         else "django.contrib.staticfiles.storage.StaticFilesStorage"
     },

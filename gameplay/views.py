@@ -9,6 +9,7 @@ from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
 from django.http import Http404, JsonResponse
 from django.shortcuts import redirect, render
+from django.templatetags.static import static
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
@@ -259,7 +260,8 @@ def _verify_line(line: str) -> dict:
 
 def match_table(request, match_id: int):
     """The live table: the seat's view and the players' public profiles, as JSON data for
-    static/table/table.js (no inline script: json_script is data, not code).
+    static/table/main.js (no inline script: json_script is data, not code), which loads
+    the variant's own module, static/table/variants/<variant>.js, named here.
 
     A match that is over is public, logged out too (its seed and moves are published then,
     so a bracket's game links work for anyone); a running one asks strangers to log in,
@@ -307,6 +309,7 @@ def match_table(request, match_id: int):
                 "document": reverse("api-match-document", args=[match.pk]),
                 "verify": f"{reverse('verify')}?match={match.pk}",
                 "lobby": reverse("lobby"),
+                "variant_module": static(f"table/variants/{match.variant}.js"),
             },
         },
     )
