@@ -3,6 +3,7 @@ import { $, cardName, RANK_ORDER, SUIT_ORDER } from "./dom.js";
 import { publish, saved, state } from "./store.js";
 import { t } from "./strings.js";
 
+const SORT_KEY = "knock:sort"; // the player's last chosen sort, for every deal after it
 const key = (what) => `knock:${what}:${state.data.match}`;
 
 function sortValue(sort) {
@@ -20,12 +21,18 @@ function sorted(cards, sort) {
 }
 
 /** The view's hand in the player's order: their groups, then the cards they placed, then
- * new cards. */
+ * new cards. A new deal keeps nothing of the last one's order (its cards are not the same
+ * cards) and arrives sorted by the player's last chosen sort. */
 export function syncOrder() {
-  const remaining = state.view.hand.slice();
-  const placed = saved.get(key("order"), []);
+  const deal = state.view.table.hand_number;
+  const newDeal = saved.get(key("deal"), deal) !== deal;
+  saved.set(key("deal"), deal);
+  const lastSort = saved.get(SORT_KEY, null);
+  let remaining = state.view.hand.slice();
+  if (newDeal && lastSort) remaining = sorted(remaining, lastSort);
+  const placed = newDeal ? [] : saved.get(key("order"), []);
   const next = [];
-  state.groups = saved.get(key("groups"), []).filter((group) => {
+  state.groups = (newDeal ? [] : saved.get(key("groups"), [])).filter((group) => {
     const left = remaining.slice();
     const whole = group.every((card) => {
       const at = left.indexOf(card);
@@ -200,11 +207,13 @@ export function groupsSummary() {
   return parts.join(" · ");
 }
 
-/** Sort the loose cards (groups stay as the player built them). */
+/** Sort the loose cards (groups stay as the player built them), and remember the sort
+ * for the next deals. */
 export function sortBy(sort) {
   const all = zones();
   all[all.length - 1] = sorted(all[all.length - 1], sort);
   saveZones(all);
+  saved.set(SORT_KEY, sort);
   state.selected = new Set();
   publish("hand");
 }
