@@ -85,7 +85,7 @@ function saveZones(all) {
   saved.set(key("order"), state.order);
 }
 
-export function announce(text) {
+function announce(text) {
   $("hand-live").textContent = text;
 }
 
@@ -158,7 +158,7 @@ export function moveCard(position, zone, index) {
  * engine will judge it: a card of the wild rank may stand for itself (4H 5H 6H with sixes
  * wild is a pure run), every meld needs a card standing for itself, and runs are tried
  * before sets. One of "short", "pure_run", "run", "set", "none". */
-export function groupKind(cards) {
+function groupKind(cards) {
   const wildRank = state.view.table.wild_rank;
   if (cards.length < 3) return "short";
   const rankOf = (c, aceHigh) => (c[0] === "A" && aceHigh ? 14 : RANK_ORDER.indexOf(c[0]) + 1);

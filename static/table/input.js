@@ -7,7 +7,7 @@ import { legal, publish, saved, state } from "./store.js";
 
 /** A click (or Enter) on the card at `position`: the variant's own use of it first (Gin's
  * knock), else select it where moves take several cards, else discard it. */
-export function onCard(position) {
+function onCard(position) {
   const card = state.order[position];
   if (state.variant.onCard(card)) return;
   if (selecting()) {

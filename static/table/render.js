@@ -192,7 +192,7 @@ export function discardOffer() {
   return [offer(discard ? t("action.discard_card", { card: cardName(chosen[0]) }) : t("action.discard_select"), discard)];
 }
 
-export function renderHand(focusAt) {
+function renderHand(focusAt) {
   const view = state.view;
   const hand = $("hand");
   const active = document.activeElement;

@@ -14,7 +14,7 @@ let retries = 0;
 let refs = 0;
 let pendingTimer = null;
 
-export function showMessage(text) {
+function showMessage(text) {
   const box = $("message");
   box.textContent = text;
   box.hidden = false;
@@ -25,7 +25,7 @@ function hideMessage() {
 }
 
 /** A fresh view from the server: the hand order follows it, then the page redraws. */
-export function apply(fresh) {
+function apply(fresh) {
   const newHand = fresh.seq !== state.view.seq || fresh.status !== state.view.status;
   state.view = fresh;
   state.seq = fresh.seq;
