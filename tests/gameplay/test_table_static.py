@@ -9,8 +9,6 @@ in a real browser (Playwright on Debian's chromium) against a real uvicorn proce
 import json
 import os
 import re
-import subprocess
-import sys
 from pathlib import Path, PurePosixPath
 
 import pytest
@@ -22,13 +20,12 @@ from gameplay import services
 from tests.factories import BotPlayerFactory, PlayerFactory, RoomFactory
 from tests.gameplay import test_table_restart as restart
 from tests.gameplay.test_table_page import TURN, play_turn, seq_of
-from tests.workers import ROOT
+from tests.served import run_step, step_env
 
 IMPORT = re.compile(r"""(?:\bfrom\s*|\bimport\s*\(?\s*)["'](\.{1,2}/[^"']+)["']""")
 # Production, but over plain HTTP on 127.0.0.1 (the test's browser has no certificate).
 PRODUCTION = {
     "DEBUG": "0",
-    "SECRET_KEY": "test-only-production-shape",
     "ALLOWED_HOSTS": "127.0.0.1",
     "SECURE_SSL_REDIRECT": "0",
     "SESSION_COOKIE_SECURE": "0",
@@ -39,15 +36,9 @@ PRODUCTION = {
 
 @pytest.fixture(scope="module")
 def collected(tmp_path_factory) -> Path:
-    """The var directory of a `collectstatic` run as a deploy does it."""
+    """The var directory of the image's own collectstatic step (deploy/entrypoint.sh)."""
     var = tmp_path_factory.mktemp("var")
-    subprocess.run(
-        [sys.executable, "manage.py", "collectstatic", "--noinput", "-v", "0"],
-        cwd=ROOT,
-        env={**os.environ, **PRODUCTION, "KNOCK_VAR_DIR": str(var)},
-        check=True,
-        timeout=120,
-    )
+    run_step(step_env(KNOCK_VAR_DIR=str(var)), "collectstatic", timeout=120)
     return var
 
 
