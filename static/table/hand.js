@@ -155,11 +155,14 @@ export function moveCard(position, zone, index) {
 }
 
 /** The engine's classify (engine/melds.py), step for step, so a group is named as the
- * engine will judge it: a card of the wild rank may stand for itself (4H 5H 6H with sixes
- * wild is a pure run), every meld needs a card standing for itself, and runs are tried
- * before sets. One of "short", "pure_run", "run", "set", "none". */
+ * engine will judge it: a card of the wild rank may stand for itself (4H 5H 6H with fives
+ * wild is a pure run, 5H JK JK a run from the 5H), every meld needs a card standing for
+ * itself, runs are tried before sets, and the room's readings (five-card sets, groups of
+ * printed jokers) count. One of "short", "pure_run", "run", "set", "none". */
 function groupKind(cards) {
   const wildRank = state.view.table.wild_rank;
+  const options = state.view.table.options || {};
+  const largestSet = options.five_card_sets ? 5 : 4;
   if (cards.length < 3) return "short";
   const rankOf = (c, aceHigh) => (c[0] === "A" && aceHigh ? 14 : RANK_ORDER.indexOf(c[0]) + 1);
   const isRun = (naturals, size) => new Set(naturals.map((c) => c[1])).size === 1
@@ -168,7 +171,7 @@ function groupKind(cards) {
       const ranks = naturals.map((c) => rankOf(c, aceHigh)).sort((a, b) => a - b);
       return new Set(ranks).size === ranks.length && ranks[ranks.length - 1] - ranks[0] + 1 <= size;
     });
-  const isSet = (naturals, size) => size <= 4
+  const isSet = (naturals, size) => size <= largestSet
     && naturals.every((c) => c[0] === naturals[0][0])
     && new Set(naturals.map((c) => c[1])).size === naturals.length;
   if (!cards.includes("JK")) {
@@ -177,7 +180,12 @@ function groupKind(cards) {
     if (isSet(cards, cards.length)) return "set";
   }
   const naturals = cards.filter((c) => c !== "JK" && c[0] !== wildRank);
-  if (!naturals.length || naturals.length === cards.length) return "none";
+  if (naturals.length === cards.length) return "none";
+  if (!naturals.length) {
+    // Wild cards only: one of the wild rank stands for itself and the rest fill its run.
+    if (cards.some((c) => c !== "JK")) return cards.length <= RANK_ORDER.length ? "run" : "none";
+    return options.joker_groups && cards.length <= largestSet ? "set" : "none";
+  }
   if (isRun(naturals, cards.length)) return "run";
   if (isSet(naturals, cards.length)) return "set";
   return "none";

@@ -383,3 +383,28 @@ def test_a_basic_hand_ends_with_each_losers_cards_counted_line_by_line(open_page
     page.set_viewport_size({"width": 375, "height": 812})
     page.wait_for_timeout(400)  # the smooth scroll to the showdown settles first
     shot(page, "basic-showdown-375")
+
+
+@pytest.mark.parametrize(
+    ("options", "all_jokers"), [({}, "not a set or run"), ({"joker_groups": True}, "set")]
+)
+def test_the_group_hint_reads_wild_cards_as_the_engine_does(open_page, options, all_jokers):
+    """A wild-rank card beside jokers is a run (issue 32); jokers alone only where the room
+    reads them as a group. The hint and the engine's classify agree on both."""
+    room = RoomFactory(variant="indian", seats=2, options=options)
+    ada, bob = PlayerFactory(), PlayerFactory()
+    match = services.match_create(
+        variant="indian", options=options, players=[ada, bob], room=room, seed="indian-47"
+    )
+    page = open_page(ada)
+    page.goto(f"/matches/{match.pk}/")
+    page.wait_for_selector("#hand .card")
+    kinds = page.evaluate(
+        """async () => {
+          const { state } = await import("/static/table/store.js");
+          const { groupKindName } = await import("/static/table/hand.js");
+          const wild = state.view.table.wild_rank;
+          return [groupKindName([wild + "H", "JK", "JK"]), groupKindName(["JK", "JK", "JK"])];
+        }"""
+    )
+    assert kinds == ["run", all_jokers]
