@@ -335,6 +335,7 @@ PUBLIC_LOOKALIKES = {
     "gameplay.player.client_seed",
     "gameplay.coinentry.key",
     "gameplay.xpentry.key",
+    "gameplay.houseentry.key",
     "gameplay.rewardgrant.key",
     "gameplay.match.client_seeds",
     "gameplay.queueentry.client_seed",
