@@ -136,6 +136,30 @@ class GrantRewardForm(forms.Form):
     grant_id = forms.UUIDField(widget=forms.HiddenInput)
 
 
+class LevelForm(forms.ModelForm):
+    """A higher level needs strictly more XP than every level below it."""
+
+    def clean(self):
+        data = super().clean()
+        number, xp = data.get("number"), data.get("xp_required")
+        if number is None or xp is None:
+            return data
+        others = Level.objects.exclude(pk=self.instance.pk)
+        below = others.filter(number__lt=number).order_by("-number").first()
+        above = others.filter(number__gt=number).order_by("number").first()
+        if below and xp <= below.xp_required:
+            raise ValidationError(
+                _("Level %(number)s must need more XP than level %(below)s (%(xp)s).")
+                % {"number": number, "below": below.number, "xp": below.xp_required}
+            )
+        if above and xp >= above.xp_required:
+            raise ValidationError(
+                _("Level %(number)s must need less XP than level %(above)s (%(xp)s).")
+                % {"number": number, "above": above.number, "xp": above.xp_required}
+            )
+        return data
+
+
 class UsernameRulesMixin:
     """An admin creating or renaming an account obeys the same username rules as sign-up."""
 
@@ -265,6 +289,20 @@ class LevelAdmin(admin.ModelAdmin):
     list_display = ["number", "xp_required", "title"]
     list_select_related = ["title"]
     autocomplete_fields = ["title"]
+    form = LevelForm
+
+    # Players follow a change of the ladder both ways (services.levels_recompute).
+    def save_model(self, request, obj, form, change):
+        super().save_model(request, obj, form, change)
+        services.levels_recompute()
+
+    def delete_model(self, request, obj):
+        super().delete_model(request, obj)
+        services.levels_recompute()
+
+    def delete_queryset(self, request, queryset):
+        super().delete_queryset(request, queryset)
+        services.levels_recompute()
 
 
 @admin.register(Title)

@@ -5,7 +5,8 @@ from collections.abc import Iterable
 from typing import NamedTuple
 
 from django.db import transaction
-from django.db.models import F
+from django.db.models import F, OuterRef, Subquery, Value
+from django.db.models.functions import Coalesce
 from django.utils.translation import gettext as _
 
 from config.db import bulk_update
@@ -148,6 +149,17 @@ def xp_grant_many(*, grants: Iterable[XpGrant]) -> set[tuple[int, str]]:
                     )
             metric_set(player_id=player.pk, metric=Metric.LEVEL, value=player.level)
     return {(grant.player_id, grant.key) for grant in new}
+
+
+def levels_recompute() -> int:
+    """Put every player at the highest level their XP reaches, after an admin changed or
+    removed levels (one statement; level 1 where none is reached). Titles once granted are
+    kept. Returns how many players moved."""
+    reached = (
+        Level.objects.filter(xp_required__lte=OuterRef("xp")).order_by("-number").values("number")
+    )
+    target = Coalesce(Subquery(reached[:1]), Value(1))
+    return Player.objects.annotate(target=target).exclude(level=F("target")).update(level=target)
 
 
 def title_grant(*, player: Player, title: Title, reason: str) -> bool:

@@ -14,6 +14,7 @@ from gameplay.models import (
     CoinEntry,
     FairPlaySignal,
     HouseAccount,
+    Level,
     Match,
     PlayerTitle,
     RewardGrant,
@@ -484,3 +485,40 @@ def test_the_running_matchs_change_form_and_history_show_no_secret(admin_client,
     assert shown.count("secret until the match ends") == 2  # the seed and the move log
     form = admin_client.get(pages[4]).context["adminform"].form
     assert "seed" not in form.fields
+
+
+# --- levels: XP strictly rising, and players follow a change (issue 27) ----------------
+
+
+def level_form(admin_client, number: int, xp: int, pk: int | None = None):
+    url = (
+        reverse("admin:gameplay_level_change", args=[pk])
+        if pk
+        else reverse("admin:gameplay_level_add")
+    )
+    return admin_client.post(url, {"number": number, "xp_required": xp, "title": ""})
+
+
+def test_a_level_needing_less_xp_than_the_one_below_is_refused(admin_client):
+    for number in (1, 2, 3):
+        LevelFactory(number=number)  # 0, 100, 200 XP
+    player = PlayerFactory(xp=150, level=2)
+    response = level_form(admin_client, 4, 50)
+    assert (
+        response.status_code == 200 and "more XP than level 3 (200)." in response.content.decode()
+    )
+    between = level_form(admin_client, 5, 200)  # not above level 3's either
+    assert between.status_code == 200
+    player.refresh_from_db()
+    assert player.level == 2 and not Level.objects.filter(number__gte=4).exists()
+
+
+def test_players_follow_a_change_or_removal_of_levels(admin_client):
+    *_, three = (LevelFactory(number=n) for n in (1, 2, 3))  # 0, 100, 200 XP
+    player = PlayerFactory(xp=150, level=2)
+    assert level_form(admin_client, 3, 140, pk=three.pk).status_code == 302
+    player.refresh_from_db()
+    assert player.level == 3  # 150 XP now reaches level 3
+    admin_client.post(reverse("admin:gameplay_level_delete", args=[three.pk]), {"post": "yes"})
+    player.refresh_from_db()
+    assert player.level == 2
