@@ -107,7 +107,7 @@ def _finish_tournament(tournament: Tournament, shape: Shape, now: datetime) -> N
         ).order_by("-table__round_number", "finish")
     ]
     champion = final_ranking[0] if final_ranking else None
-    _close(tournament, places, champion, forfeiters, now)
+    _close(tournament, champion, forfeiters, now)
 
 
 def _finish_swiss(tournament: Tournament, now: datetime) -> None:
@@ -124,10 +124,10 @@ def _finish_swiss(tournament: Tournament, now: datetime) -> None:
         Entry.objects.filter(tournament=tournament, status__in=LEFT).values_list("pk", flat=True)
     )
     champion = next((row.entry for row in standings if row.entry not in left), None)
-    _close(tournament, places, champion, forfeiters, now)
+    _close(tournament, champion, forfeiters, now)
 
 
-def _close(tournament, places, champion, forfeiters, now: datetime) -> None:
+def _close(tournament, champion, forfeiters, now: datetime) -> None:
     """The entries' last statuses, the tournament finished, prizes and the champion's
     metrics: once, since the caller saw the tournament running under its lock."""
     Entry.objects.filter(tournament=tournament, status=Entry.Status.PLAYING).update(
@@ -138,15 +138,14 @@ def _close(tournament, places, champion, forfeiters, now: datetime) -> None:
     tournament.status = Tournament.Status.FINISHED
     tournament.finished_at = now
     tournament.save(update_fields=["status", "finished_at"])
-    place_of = dict(places)
-    _grant_prizes(tournament, place_of, forfeiters)
+    _grant_prizes(tournament, forfeiters)
     if champion is not None:
         player_id = Entry.objects.values_list("player_id", flat=True).get(pk=champion)
         gameplay.metrics_add(player_id=player_id, changes={Metric.TOURNAMENTS_WON: 1})
         gameplay.progress_evaluate(player_id=player_id)
 
 
-def _grant_prizes(tournament: Tournament, place_of: dict[int, int], forfeiters: set) -> None:
+def _grant_prizes(tournament: Tournament, forfeiters: set) -> None:
     """Pay each prize from the prize pool to every entry at its placement (whoever
     forfeited a seat wins nothing), then settle the pool.
 
