@@ -5,6 +5,7 @@ Everything read is public, like the pages; joining a league needs a signed-in pl
 
 import django_filters
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import generics, status
 from rest_framework.permissions import AllowAny
@@ -158,5 +159,5 @@ class Leaderboard(generics.ListAPIView):
             raise DomainError(f"Unknown variant {variant!r}.", code="invalid_variant")
         bots = self.request.query_params.get("bots", "1")
         if bots not in ("0", "1"):
-            raise DomainError("bots must be 0 or 1.", code="invalid_bots")
+            raise DomainError(_("bots must be 0 or 1."), code="invalid_bots")
         return selectors.leaderboard(variant, bots=bots == "1")

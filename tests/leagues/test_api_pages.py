@@ -185,3 +185,5 @@ def test_the_leaderboard_hides_bots_unless_asked_and_marks_your_row(client, api_
     api = api_client.get("/api/leaderboard/?variant=gin").json()
     assert api["count"] == 3  # the API lists every rating unless asked
     assert api_client.get("/api/leaderboard/?variant=gin&bots=0").json()["count"] == 2
+    refused = api_client.get("/api/leaderboard/?variant=gin&bots=yes")
+    assert refused.status_code == 400 and refused.json()["error"]["code"] == "invalid_bots"
