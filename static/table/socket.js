@@ -26,12 +26,20 @@ function hideMessage() {
 
 /** A fresh view from the server: the hand order follows it, then the page redraws. */
 function apply(fresh) {
-  const newHand = fresh.seq !== state.view.seq || fresh.status !== state.view.status;
+  const ended = fresh.status !== state.view.status;
+  const newHand = fresh.seq !== state.view.seq || ended;
   state.view = fresh;
   state.seq = fresh.seq;
   if (newHand) state.mode = null;
+  if (ended && socket && socket.readyState === WebSocket.OPEN) showConnected();
   syncOrder();
   publish("table");
+}
+
+/** Connected: "Live" while the match is played, "Finished" once it is over. */
+function showConnected() {
+  if (state.view.status === "active") setConn("live", t("conn.live"));
+  else setConn("done", t("conn.finished"));
 }
 
 export function act(action) {
@@ -111,7 +119,7 @@ export function connect() {
   socket = new WebSocket(`${scheme}://${location.host}${state.data.socket}`);
   socket.addEventListener("open", () => {
     retries = 0;
-    setConn("live", t("conn.live"));
+    showConnected();
     if (state.everOpen) resync(); // back after a drop: whatever was missed comes over HTTP
     state.everOpen = true;
   });

@@ -536,3 +536,20 @@ def test_dummy_with_two_bots_buying_a_discard_and_laying_a_contract_down(open_pa
     assert page.locator("#melds .meld").count() >= 2
     assert page.locator(".seat.me .seat-contract .tag >> text=down").count() == 1
     page.screenshot(path=str(SHOTS / "table-dummy-1280.png"), full_page=True)
+
+
+def test_a_match_that_is_over_reads_finished_not_live(open_page):
+    """Connected to a match that ended (here by a forfeit), the badge says so."""
+    from django.db import transaction
+
+    person = PlayerFactory()
+    match = services.match_create(
+        variant="gin", options={}, players=[person, BotPlayerFactory()], room=RoomFactory()
+    )
+    with transaction.atomic():
+        locked = Match.objects.select_for_update().get(pk=match.pk)
+        services.match_forfeit(match=locked, seat_index=1, reason="timeouts")
+    page = open_page(person)
+    page.goto(f"/matches/{match.pk}/")
+    page.wait_for_selector("#conn[data-state='done']")
+    assert page.inner_text("#conn") == "Finished"
