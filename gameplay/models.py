@@ -10,9 +10,11 @@ import orjson
 from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from config.text import visible_name
+from engine import variants
 
 # The largest balance of coins or XP any account may hold (gameplay.services.coins_book
 # refuses a booking past it): far above any honest total, far below the 64-bit columns.
@@ -24,12 +26,12 @@ def new_seed() -> str:
     return secrets.token_hex(32)
 
 
-VARIANT_CHOICES = [
-    ("gin", "Gin Rummy"),
-    ("basic", "Basic Rummy"),
-    ("indian", "Indian Rummy"),
-    ("dummy", "Dummy Rummy"),
-]
+def variant_choices() -> list[tuple[str, str]]:
+    """Every registered game as (name, title), read from the engine's registry when asked,
+    so registering a variant needs no migration; Gin first, the rest by name."""
+    found = [variants.get(name) for name in variants.names()]
+    found.sort(key=lambda variant: (variant.name != "gin", gettext(variant.title)))
+    return [(variant.name, gettext(variant.title)) for variant in found]
 
 
 class Metric(models.TextChoices):
@@ -378,7 +380,7 @@ class Rating(models.Model):
     """OpenSkill (Plackett-Luce) rating of one player in one variant."""
 
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="ratings")
-    variant = models.CharField(max_length=16, choices=VARIANT_CHOICES)
+    variant = models.CharField(max_length=16, choices=variant_choices)
     mu = models.FloatField()
     sigma = models.FloatField()
     ordinal = models.FloatField(db_index=True, help_text="mu - 3 sigma: the displayed rating.")
@@ -421,7 +423,7 @@ class RatingChange(models.Model):
 
 class Room(models.Model):
     name = models.CharField(max_length=80, unique=True, validators=[visible_name])
-    variant = models.CharField(max_length=16, choices=VARIANT_CHOICES)
+    variant = models.CharField(max_length=16, choices=variant_choices)
     options = models.JSONField(default=dict, blank=True)
     seats = models.PositiveSmallIntegerField(default=2)
     min_level = models.PositiveIntegerField(default=1)
@@ -504,7 +506,7 @@ class Match(models.Model):
         DISPUTED = "disputed", "Disputed"
 
     room = models.ForeignKey(Room, null=True, blank=True, on_delete=models.SET_NULL)
-    variant = models.CharField(max_length=16, choices=VARIANT_CHOICES)
+    variant = models.CharField(max_length=16, choices=variant_choices)
     options = models.JSONField(default=dict)
     players = models.PositiveSmallIntegerField()
     seed = models.CharField(max_length=128, help_text="Server seed, secret until the match ends.")

@@ -15,7 +15,7 @@ from django import forms
 from django.core.exceptions import ValidationError
 
 from engine import variants
-from gameplay.models import VARIANT_CHOICES
+from gameplay.models import variant_choices
 
 
 def option_field_name(variant: str, option: str) -> str:
@@ -61,7 +61,7 @@ def all_option_fields() -> dict[str, forms.Field]:
     """One field per option of every game, by field name."""
     return {
         option_field_name(variant, option.name): option_field(option)
-        for variant, _label in VARIANT_CHOICES
+        for variant in variants.names()
         for option in variants.get(variant).options
     }
 
@@ -120,7 +120,7 @@ class VariantOptionsAdminForm(forms.ModelForm):
                     ],
                 },
             )
-            for variant, label in VARIANT_CHOICES
+            for variant, label in variant_choices()
         ]
 
 

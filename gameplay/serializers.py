@@ -1,7 +1,15 @@
 from rest_framework import serializers
 
 from gameplay import services
-from gameplay.models import VARIANT_CHOICES, ApiToken, Match, Player, Room
+from gameplay.models import ApiToken, Match, Player, Room, variant_choices
+
+
+class VariantField(serializers.ChoiceField):
+    """A game from the engine's registry, read each time a serializer is made (DRF copies
+    declared fields per instance), so a newly registered variant is accepted at once."""
+
+    def __init__(self, **kwargs):
+        super().__init__(choices=variant_choices(), **kwargs)
 
 
 class RegisterSerializer(serializers.Serializer):
@@ -188,7 +196,7 @@ class MatchViewSerializer(serializers.Serializer):
     """One seat's view of a match; the last five fields appear once it has ended."""
 
     id = serializers.IntegerField()
-    variant = serializers.ChoiceField(choices=VARIANT_CHOICES)
+    variant = VariantField()
     options = serializers.DictField()
     status = serializers.ChoiceField(choices=Match.Status.choices)
     seq = serializers.IntegerField(help_text="Accepted actions so far; send it with the next.")
@@ -237,7 +245,7 @@ class MatchDocumentSerializer(serializers.Serializer):
 
     format = serializers.CharField(help_text='"knock-match/1".')
     id = serializers.IntegerField()
-    variant = serializers.ChoiceField(choices=VARIANT_CHOICES)
+    variant = VariantField()
     options = serializers.DictField()
     status = serializers.ChoiceField(choices=Match.Status.choices)
     seats = DocumentSeatSerializer(many=True)

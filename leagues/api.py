@@ -14,8 +14,9 @@ from rest_framework.views import APIView
 
 from config.errors import DomainError
 from config.filters import IdFilter
+from engine import variants
 from gameplay import services as gameplay
-from gameplay.models import VARIANT_CHOICES, Player
+from gameplay.models import Player
 from leagues import selectors, services
 from leagues.models import Division, Fixture, League, Season, Standing
 from leagues.serializers import (
@@ -146,7 +147,7 @@ class Leaderboard(generics.ListAPIView):
 
     @extend_schema(
         parameters=[
-            OpenApiParameter("variant", str, enum=dict(VARIANT_CHOICES)),
+            OpenApiParameter("variant", str, enum=variants.names()),
             OpenApiParameter("bots", str, enum=["0", "1"], description="0: people only"),
         ]
     )
@@ -155,7 +156,7 @@ class Leaderboard(generics.ListAPIView):
 
     def get_queryset(self):
         variant = self.request.query_params.get("variant", "gin")
-        if variant not in dict(VARIANT_CHOICES):
+        if variant not in variants.names():
             raise DomainError(f"Unknown variant {variant!r}.", code="invalid_variant")
         bots = self.request.query_params.get("bots", "1")
         if bots not in ("0", "1"):

@@ -13,7 +13,7 @@ from django.utils import timezone
 
 from competition import standings
 from config.text import visible_name
-from gameplay.models import VARIANT_CHOICES, Match, Player, Reward, Title
+from gameplay.models import Match, Player, Reward, Title, variant_choices
 
 SQL_TIEBREAKERS = ["points", "wins", "game_diff", "game_for", "rating"]
 
@@ -26,7 +26,7 @@ def default_tiebreakers() -> list[str]:
 class League(models.Model):
     name = models.CharField(max_length=80, unique=True, validators=[visible_name])
     slug = models.SlugField(unique=True)
-    variant = models.CharField(max_length=16, choices=VARIANT_CHOICES)
+    variant = models.CharField(max_length=16, choices=variant_choices)
     options = models.JSONField(default=dict, blank=True)
     table_size = models.PositiveSmallIntegerField(default=2, help_text="Seats per fixture, 2-6.")
     double_round_robin = models.BooleanField(

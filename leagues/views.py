@@ -8,7 +8,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
 from gameplay import selectors as gameplay_selectors
-from gameplay.models import VARIANT_CHOICES, Player
+from gameplay.models import Player, variant_choices
 from gameplay.services import player_for_user
 from leagues import selectors, services
 from leagues.models import League
@@ -99,7 +99,7 @@ def player_history(request, pk: int):
 
 def leaderboard(request):
     variant = request.GET.get("variant", "gin")
-    if variant not in dict(VARIANT_CHOICES):
+    if variant not in dict(variant_choices()):
         raise Http404("No such variant.")
     # People only unless asked: the house's bots would fill most of the board.
     bots = request.GET.get("bots") == "1"
@@ -112,7 +112,7 @@ def leaderboard(request):
         "leagues/leaderboard.html",
         {
             "variant": variant,
-            "variants": VARIANT_CHOICES,
+            "variants": variant_choices(),
             "bots": bots,
             "me_id": me.pk if me else None,
             "page": page,

@@ -10,7 +10,7 @@ from django import forms
 
 from config.text import visible_name
 from engine import variants
-from gameplay.models import VARIANT_CHOICES
+from gameplay.models import variant_choices
 from gameplay.option_fields import chosen_options, initial_options, option_field, option_field_name
 from gameplay.selectors import awardable_rewards, awardable_titles
 from tournaments.models import TIEBREAK_CHOICES, Tournament
@@ -64,7 +64,7 @@ class DateTimeLocal(forms.DateTimeInput):
 
 class TournamentForm(forms.Form):
     name = forms.CharField(max_length=120, validators=[visible_name])
-    variant = forms.ChoiceField(choices=VARIANT_CHOICES, initial="gin")
+    variant = forms.ChoiceField(choices=variant_choices, initial="gin")
     format = forms.ChoiceField(
         required=False,  # empty: single elimination, as before formats existed
         choices=Tournament.Format.choices,
@@ -225,7 +225,7 @@ class TournamentForm(forms.Form):
         if tournament is not None:
             kwargs.setdefault("initial", initial_of(tournament))
         super().__init__(*args, **kwargs)
-        for variant, _label in VARIANT_CHOICES:
+        for variant in variants.names():
             for option in variants.get(variant).options:
                 self.fields[option_field_name(variant, option.name)] = option_field(option)
         # Only what admins made awardable by organisers can be chosen.
@@ -264,7 +264,7 @@ class TournamentForm(forms.Form):
                     self[option_field_name(variant, o.name)] for o in variants.get(variant).options
                 ],
             }
-            for variant, label in VARIANT_CHOICES
+            for variant, label in variant_choices()
         ]
 
     def prize_rows(self) -> list[list]:

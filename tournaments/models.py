@@ -11,7 +11,7 @@ from django.db.models import F, Q
 from django.utils.translation import gettext_lazy as _
 
 from config.text import visible_name
-from gameplay.models import VARIANT_CHOICES, Match, Player, Reward, Title
+from gameplay.models import Match, Player, Reward, Title, variant_choices
 
 # Swiss tie-breaks as organisers read them (keys of tournaments.formats.tiebreaks).
 TIEBREAK_CHOICES = [
@@ -64,7 +64,7 @@ class Tournament(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="organised_tournaments"
     )
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.DRAFT)
-    variant = models.CharField(max_length=16, choices=VARIANT_CHOICES)
+    variant = models.CharField(max_length=16, choices=variant_choices)
     options = models.JSONField(default=dict, blank=True)
     format = models.CharField(
         max_length=16, choices=Format.choices, default=Format.SINGLE, db_default=Format.SINGLE

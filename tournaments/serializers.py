@@ -1,6 +1,7 @@
 from rest_framework import serializers
 
-from gameplay.models import VARIANT_CHOICES, Reward, Title
+from gameplay.models import Reward, Title
+from gameplay.serializers import VariantField
 from tournaments.models import TIEBREAK_CHOICES, Entry, Prize, Tournament
 from tournaments.services import EDITABLE
 
@@ -76,7 +77,7 @@ class TournamentWriteSerializer(serializers.Serializer):
     """What an organiser sends; the service validates the combination."""
 
     name = serializers.CharField(max_length=120)
-    variant = serializers.ChoiceField(choices=VARIANT_CHOICES)
+    variant = VariantField()
     options = serializers.DictField(required=False)
     format = serializers.ChoiceField(choices=Tournament.Format.choices, required=False)
     grand_final = serializers.ChoiceField(choices=Tournament.GrandFinal.choices, required=False)

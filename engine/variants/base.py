@@ -82,6 +82,12 @@ class Game(abc.ABC):
         """What ``seat`` may see (None: a spectator), JSON-safe."""
 
 
+def gettext_noop(text: str) -> str:
+    """Marks an English label for the server's translation catalogue (makemessages finds
+    this name) without the engine depending on Django; the server translates at display."""
+    return text
+
+
 def placements(scores: list[int], *, lower_wins: bool) -> list[int]:
     """1-based rank per seat; equal scores share the better rank (1, 1, 3)."""
     sign = 1 if lower_wins else -1
@@ -92,6 +98,7 @@ class Variant(abc.ABC):
     """A rule book; subclasses set the class attributes and implement `new`, `bot_action`."""
 
     name: str
+    title: str  # the game's name as people read it, marked with `gettext_noop`
     min_players: int
     max_players: int
     options: tuple[Option, ...] = ()

@@ -11,7 +11,7 @@ from engine.cards import Card, card
 from engine.errors import IllegalAction
 from engine.melds import BASIC_POINTS, classify
 from engine.variants import basic_bots, register
-from engine.variants.base import Option, Variant, placements
+from engine.variants.base import Option, Variant, gettext_noop, placements
 from engine.variants.table import (
     Choice,
     TableGame,
@@ -522,6 +522,7 @@ class BasicVariant(Variant):
     """Basic Rummy, 2-6 players, hands until someone reaches the target."""
 
     name = "basic"
+    title = gettext_noop("Basic Rummy")
     min_players = 2
     max_players = 6
     bots = ("random", "greedy")

@@ -27,7 +27,7 @@ from engine.contracts import describe as describe_contract
 from engine.contracts import fits_contract as contract_problem
 from engine.errors import IllegalAction
 from engine.variants import dummy_bots, register
-from engine.variants.base import Game, Option, Variant
+from engine.variants.base import Game, Option, Variant, gettext_noop
 from engine.variants.table import (
     Choice,
     check_action,
@@ -519,6 +519,7 @@ class DummyVariant(Variant):
     """Dummy rummy, 2-4 players, until a seat completes its twelfth contract."""
 
     name = "dummy"
+    title = gettext_noop("Dummy Rummy")
     min_players = 2
     max_players = 4
     bots = ("random", "greedy", "planner")

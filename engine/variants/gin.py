@@ -10,7 +10,7 @@ from engine import fair
 from engine import gin as ev
 from engine.errors import IllegalAction
 from engine.variants import gin_bots, register
-from engine.variants.base import Game, Option, Variant
+from engine.variants.base import Game, Option, Variant, gettext_noop
 
 _BIT_TO_TEXT = {1 << c.code: c.text for c in ev.cards.STANDARD_DECK}
 _TEXT_TO_BIT = {c.text: 1 << c.code for c in ev.cards.STANDARD_DECK}
@@ -463,6 +463,7 @@ class GinVariant(Variant):
     """Two-player Gin Rummy to a target score (default 100, as in the seed)."""
 
     name = "gin"
+    title = gettext_noop("Gin Rummy")
     min_players = 2
     max_players = 2
     bots = ("random", "greedy", "expert")

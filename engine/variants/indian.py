@@ -13,7 +13,7 @@ from engine.cards import RANKS, Card
 from engine.errors import IllegalAction
 from engine.melds import INDIAN_POINTS, INF, PURE_AND_TWO_RUNS, Search, classify
 from engine.variants import indian_bots, register
-from engine.variants.base import Option, Variant, placements
+from engine.variants.base import Option, Variant, gettext_noop, placements
 from engine.variants.table import (
     Choice,
     TableGame,
@@ -507,6 +507,7 @@ class IndianVariant(Variant):
     """Indian 13-card Rummy: Points (one deal), Pool 101/201, or a fixed number of deals."""
 
     name = "indian"
+    title = gettext_noop("Indian Rummy")
     min_players = 2
     max_players = 6
     bots = ("random", "greedy")

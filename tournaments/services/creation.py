@@ -13,7 +13,7 @@ from config.errors import Conflict, DomainError, NotAllowed
 from config.text import refuse_hidden
 from engine import variants
 from gameplay import selectors as gameplay_selectors
-from gameplay.models import BALANCE_MAX, VARIANT_CHOICES
+from gameplay.models import BALANCE_MAX
 from tournaments import bracket as bk
 from tournaments.formats.tiebreaks import TIEBREAKS
 from tournaments.models import Prize, Tournament
@@ -63,7 +63,7 @@ def validate_settings(values: dict) -> None:
         <= values["table_size"]
         <= (variant.max_players)
     ):
-        label = dict(VARIANT_CHOICES).get(variant.name, variant.name)
+        label = _(variant.title)
         seats = (
             f"exactly {variant.min_players}"
             if variant.min_players == variant.max_players
