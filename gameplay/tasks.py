@@ -6,29 +6,29 @@ from celery import shared_task
 from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
-from gameplay import services
+from gameplay import jobs, services
 from gameplay.models import Match, Room, Seat
 from outbox.worker import RETRY
 
 
-@shared_task(**RETRY)
+@shared_task(name=jobs.PLAY_BOTS, **RETRY)
 def play_bots(*match_ids: int) -> int:
     """Bot turns of one or many matches (a tournament round's), in one transaction."""
     return sum(services.match_play_bots_many(match_ids=match_ids).values())
 
 
-@shared_task(**RETRY)
+@shared_task(name=jobs.TURN_TIMEOUT, **RETRY)
 def turn_timeout(match_id: int, seq: int) -> str:
     return services.match_timeout(match_id=match_id, seq=seq)
 
 
-@shared_task(**RETRY)
+@shared_task(name=jobs.FINALIZE_MATCH, **RETRY)
 def finalize_match(*match_ids: int) -> int:
     """Finalize one or many finished matches; returns how many this delivery finalized."""
     return len(services.match_finalize_many(match_ids=match_ids))
 
 
-@shared_task(**RETRY)
+@shared_task(name=jobs.RECORD_FAIR_PLAY, **RETRY)
 def record_fair_play(*match_ids: int) -> int:
     """Count finalized matches into the fair-play tallies and signals (once each)."""
     return len(services.fair_play_record_many(match_ids=match_ids))

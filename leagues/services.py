@@ -24,6 +24,7 @@ from engine import variants
 from gameplay import live
 from gameplay import services as gameplay
 from gameplay.models import Match, Metric, Player, Rating
+from leagues import jobs
 from leagues.models import (
     Division,
     Fixture,
@@ -480,7 +481,7 @@ def _complete_round(rnd: Round) -> None:
         return
     rnd.completed_at = timezone.now()
     rnd.save(update_fields=["completed_at"])
-    enqueue("leagues.tasks.rank_round", rnd.pk)
+    enqueue(jobs.RANK_ROUND, rnd.pk)
 
 
 # --- ranking ---------------------------------------------------------------------------
@@ -509,7 +510,7 @@ def round_rank(*, round_id: int) -> bool:
         rnd = Round.objects.select_related("season__league").get(pk=round_id)
         _rank(rnd.season, [rnd.division_id])
         if not Round.objects.filter(season_id=season_id, ranked_at__isnull=True).exists():
-            enqueue("leagues.tasks.close_season", season_id)
+            enqueue(jobs.CLOSE_SEASON, season_id)
     return True
 
 

@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from config.jobs import enqueue_many
 from gameplay.models import Match
-from leagues import services
+from leagues import jobs, services
 from leagues.models import Fixture, Round, Season
 from outbox.worker import RETRY
 
@@ -28,20 +28,20 @@ def on_match_finished(sender, match_ids: list[int], **kwargs) -> None:
     """Receiver of gameplay's announcement, inside the finalizing transaction: each league
     fixture's recording is a job committed with its result."""
     fixtures = Fixture.objects.filter(match_id__in=match_ids).values_list("match_id", flat=True)
-    enqueue_many("leagues.tasks.record_fixture", [(match_id,) for match_id in fixtures])
+    enqueue_many(jobs.RECORD_FIXTURE, [(match_id,) for match_id in fixtures])
 
 
-@shared_task(**RETRY)
+@shared_task(name=jobs.RECORD_FIXTURE, **RETRY)
 def record_fixture(match_id: int) -> bool:
     return services.fixture_record(match_id=match_id)
 
 
-@shared_task(**RETRY)
+@shared_task(name=jobs.RANK_ROUND, **RETRY)
 def rank_round(round_id: int) -> bool:
     return services.round_rank(round_id=round_id)
 
 
-@shared_task(**RETRY)
+@shared_task(name=jobs.CLOSE_SEASON, **RETRY)
 def close_season(season_id: int) -> int:
     """Close a season whose rounds are all ranked; returns the next season's id."""
     return services.season_close(season_id=season_id).pk

@@ -9,7 +9,7 @@ from django.utils import timezone
 from config.jobs import enqueue
 from gameplay.models import Match
 from outbox.worker import RETRY
-from tournaments import services
+from tournaments import jobs, services
 from tournaments.models import Table, TableMatch, Tournament
 
 # Unrecorded results the sweeper hands to one match_finished job, as a start batch holds.
@@ -23,16 +23,16 @@ def enqueue_match_finished(sender, match_ids: list[int], **kwargs) -> None:
         TableMatch.objects.filter(match_id__in=match_ids).values_list("match_id", flat=True)
     )
     if ours:
-        enqueue("tournaments.tasks.match_finished", *ours)
+        enqueue(jobs.MATCH_FINISHED, *ours)
 
 
-@shared_task(**RETRY)
+@shared_task(name=jobs.MATCH_FINISHED, **RETRY)
 def match_finished(*match_ids: int) -> int:
     """Record finished matches at their tables; returns how many this delivery recorded."""
     return len(services.table_matches_finished(match_ids=list(match_ids)))
 
 
-@shared_task(**RETRY)
+@shared_task(name=jobs.START_TABLES, **RETRY)
 def start_tables(tournament_id: int) -> int:
     """Start a batch of ready tables, then re-enqueue while more remain (long draws).
 
@@ -43,7 +43,7 @@ def start_tables(tournament_id: int) -> int:
     ids = services.waiting_tables(tournament_id=tournament_id, limit=batch)
     services.table_start_many(table_ids=ids)
     if len(ids) == batch:
-        enqueue("tournaments.tasks.start_tables", tournament_id)
+        enqueue(jobs.START_TABLES, tournament_id)
     return len(ids)
 
 

@@ -15,7 +15,7 @@ from config import metrics
 from config.db import bulk_update
 from config.jobs import enqueue
 from engine import IllegalAction
-from gameplay import games
+from gameplay import games, jobs
 from gameplay.events import match_finished
 from gameplay.models import HouseAccount, Match, Metric, Seat
 from gameplay.services.common import BalanceOverflow
@@ -111,7 +111,7 @@ def match_finalize_many(*, match_ids: Iterable[int]) -> set[int]:
                 if any(not seat.player.is_bot for seat in seats_of[match.pk])
             ]
             if with_people:
-                enqueue("gameplay.tasks.record_fair_play", *with_people)
+                enqueue(jobs.RECORD_FAIR_PLAY, *with_people)
     for match in matches:
         outcome = (
             "disputed"

@@ -15,7 +15,7 @@ from config.db import bulk_insert, bulk_update
 from config.errors import Conflict, DomainError, NotAllowed, NotFound
 from config.jobs import discard, enqueue, enqueue_many
 from engine import IllegalAction, fair, variants
-from gameplay import games, live, selectors
+from gameplay import games, jobs, live, selectors
 from gameplay.models import Match, Player, Room, Seat
 from gameplay.services import claims
 from gameplay.services.common import IllegalMove
@@ -320,7 +320,7 @@ def _store_many(played: list[tuple[Match, object, list[dict]]]) -> None:
     # A match that moved has no earlier turn left to time out. Kept, each person's move
     # left a job that ran a minute later only to find the match moved on: as many worker
     # tasks as moves, and bots' turns waited behind them in the queue.
-    discard("gameplay.tasks.turn_timeout", first_args=[match.pk for match, _, _ in played])
+    discard(jobs.TURN_TIMEOUT, first_args=[match.pk for match, _, _ in played])
     _enqueue_turns(turns)
     _enqueue_bot_claims(claimed)
     if finished:
@@ -342,7 +342,7 @@ def _bot_seats(players: list[Player]) -> set[int]:
 def _enqueue_bot_claims(matches: list[Match]) -> None:
     """Bots answer a claim window at once (the play_bots task asks them, once per window)."""
     if matches:
-        enqueue("gameplay.tasks.play_bots", *[match.pk for match in matches])
+        enqueue(jobs.PLAY_BOTS, *[match.pk for match in matches])
 
 
 def _with_deadline(match: Match, player: Player | None) -> Match:
@@ -366,13 +366,13 @@ def _enqueue_turns(turns: list[tuple[Match, Player | None]]) -> None:
         if player is not None and player.is_bot:
             bot_turns[max(match.bot_pause_ms, _claim_wait_ms(match))].append(match.pk)
     for pause_ms, match_ids in sorted(bot_turns.items()):
-        enqueue("gameplay.tasks.play_bots", *match_ids, countdown=pause_ms / 1000 or None)
+        enqueue(jobs.PLAY_BOTS, *match_ids, countdown=pause_ms / 1000 or None)
     timeouts = defaultdict(list)
     for match, player in turns:
         if player is not None and not player.is_bot:
             timeouts[match.turn_seconds].append((match.pk, match.seq))
     for seconds, args in timeouts.items():
-        enqueue_many("gameplay.tasks.turn_timeout", args, countdown=seconds)
+        enqueue_many(jobs.TURN_TIMEOUT, args, countdown=seconds)
 
 
 def _claim_wait_ms(match: Match) -> int:
@@ -383,7 +383,7 @@ def _claim_wait_ms(match: Match) -> int:
 
 
 def _finalize_later(match_ids: list[int]) -> None:
-    enqueue("gameplay.tasks.finalize_match", *match_ids)
+    enqueue(jobs.FINALIZE_MATCH, *match_ids)
 
 
 def _count_moves(counted: Counter) -> None:

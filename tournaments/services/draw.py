@@ -15,6 +15,7 @@ from config.errors import Conflict, NotFound
 from config.jobs import enqueue
 from gameplay.models import Rating
 from tournaments import bracket as bk
+from tournaments import jobs
 from tournaments.formats.double_layout import DoubleLayout
 from tournaments.formats.swiss_layout import SwissLayout
 from tournaments.formats.two_stage_layout import TwoStageLayout
@@ -136,7 +137,7 @@ def tournament_start(*, tournament_id: int, by=None, now: datetime | None = None
         tournament.status = Tournament.Status.RUNNING
         tournament.started_at = now
         tournament.save(update_fields=["status", "started_at", "entries_count", "draw_commitment"])
-        enqueue("tournaments.tasks.start_tables", tournament.pk)
+        enqueue(jobs.START_TABLES, tournament.pk)
         _notify_entrants(tournament)
     return tournament
 

@@ -13,6 +13,7 @@ from datetime import datetime, timedelta
 
 from competition.standings import Result
 from config.jobs import enqueue
+from tournaments import jobs
 from tournaments.formats import swiss, tiebreaks, two_stage
 from tournaments.formats.two_stage_layout import TwoStageLayout
 from tournaments.models import Entry, Round, Table, TableSeat, Tournament
@@ -99,7 +100,7 @@ def _store_group_round(tournament: Tournament, number: int, rows: list, now) -> 
         for table, seats in zip(tables, rows, strict=True)
         for index, (pk, is_bot, _), seed in seats
     )
-    enqueue("tournaments.tasks.start_tables", tournament.pk)
+    enqueue(jobs.START_TABLES, tournament.pk)
 
 
 def _group_seats(tournament: Tournament, shape: TwoStageLayout) -> dict[int, list[tuple]]:
@@ -193,4 +194,4 @@ def draw_knockout(tournament: Tournament, shape: TwoStageLayout, now: datetime) 
     Entry.objects.filter(pk__in=out, status=Entry.Status.PLAYING).update(
         status=Entry.Status.ELIMINATED
     )
-    enqueue("tournaments.tasks.start_tables", tournament.pk)
+    enqueue(jobs.START_TABLES, tournament.pk)

@@ -15,6 +15,7 @@ from django.db.models import Max
 
 from config.jobs import enqueue
 from gameplay.models import Rating
+from tournaments import jobs
 from tournaments.formats import swiss, swiss_tables, tiebreaks
 from tournaments.formats.swiss_layout import SwissLayout, round_tables
 from tournaments.models import Entry, Round, Table, TableSeat, Tournament
@@ -130,7 +131,7 @@ def pair_next_round(tournament: Tournament, shape: SwissLayout, now: datetime) -
         if entry_id is not None
     )
     Entry.objects.filter(pk__in=list(info)).update(out_round=number)
-    enqueue("tournaments.tasks.start_tables", tournament.pk)
+    enqueue(jobs.START_TABLES, tournament.pk)
     return True
 
 
