@@ -276,7 +276,10 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     # A match's status appears in summaries and in views: one enum, named once.
-    "ENUM_NAME_OVERRIDES": {"MatchStatusEnum": "gameplay.models.Match.Status"},
+    "ENUM_NAME_OVERRIDES": {
+        "MatchStatusEnum": "gameplay.models.Match.Status",
+        "WebhookEventEnum": "tournaments.models.Webhook.Event",
+    },
 }
 
 # --- Celery ----------------------------------------------------------------------
@@ -441,6 +444,15 @@ KNOCK_EVENT_BOT_PAUSE_MS = env_int("KNOCK_EVENT_BOT_PAUSE_MS", 1000)
 KNOCK_XP = {"played": 10, "won": 30, "hand_won": 2, "gin": 10, "big_gin": 25, "undercut": 10}
 # Tournament prizes (tournaments.services.finish): the house keeps this percentage of the
 # entry fees held (booked to the `house` account), and no prize carries more XP than this.
+# Organisers' webhooks (tournaments/services/webhooks.py): each attempt's time limit, the
+# attempts before a delivery is marked failed, endpoints per tournament, and whether an
+# endpoint may be on a private network (a closed deployment; the tests' local server).
+KNOCK_WEBHOOKS = {
+    "timeout_seconds": 5.0,
+    "attempts": 8,
+    "per_tournament": 5,
+    "allow_private": env_bool("KNOCK_WEBHOOKS_ALLOW_PRIVATE", False),
+}
 KNOCK_TOURNAMENT_RAKE_PERCENT = env_int("KNOCK_TOURNAMENT_RAKE_PERCENT", 0)
 if not 0 <= KNOCK_TOURNAMENT_RAKE_PERCENT <= 100:
     raise ImproperlyConfigured("KNOCK_TOURNAMENT_RAKE_PERCENT must be from 0 to 100")

@@ -12,7 +12,7 @@ from django.utils.html import format_html
 from config.errors import DomainError
 from gameplay.option_fields import VariantOptionsAdminForm
 from tournaments import services
-from tournaments.models import Entry, Prize, Table, Tournament
+from tournaments.models import Entry, Prize, Table, Tournament, Webhook, WebhookDelivery
 
 # Entries that never sat in the draw.
 NOT_IN_THE_DRAW = (Entry.Status.WITHDRAWN, Entry.Status.WAITLISTED, Entry.Status.DROPPED)
@@ -247,4 +247,55 @@ class TableAdmin(admin.ModelAdmin):
         return False
 
     def has_delete_permission(self, request, obj=None):
+        return False
+
+
+class WebhookDeliveryInline(admin.TabularInline):
+    """The delivery log: written by tournaments.services.webhooks, read here."""
+
+    model = WebhookDelivery
+    extra = 0
+    can_delete = False
+    max_num = 0
+    ordering = ["-pk"]
+    fields = readonly_fields = [
+        "event",
+        "key",
+        "status",
+        "attempts",
+        "response_status",
+        "last_error",
+        "created_at",
+        "delivered_at",
+    ]
+
+
+@admin.register(Webhook)
+class WebhookAdmin(admin.ModelAdmin):
+    """Organisers add webhooks on their tournament's page; here staff see them and their
+    log, and can switch one off. The signing secret never shows (Webhook.SECRET_FIELDS)."""
+
+    list_display = ["url", "tournament", "active", "events", "created_at"]
+    list_filter = ["active"]
+    search_fields = ["url", "tournament__name"]
+    raw_id_fields = ["tournament"]
+    fields = ["tournament", "url", "events", "active"]
+    readonly_fields = ["tournament", "url"]  # an address is checked when it is added
+    inlines = [WebhookDeliveryInline]
+
+    def has_add_permission(self, request):
+        return False  # through the organiser's page or the API, which check the address
+
+
+@admin.register(WebhookDelivery)
+class WebhookDeliveryAdmin(admin.ModelAdmin):
+    list_display = ["event", "webhook", "status", "attempts", "response_status", "created_at"]
+    list_filter = ["status", "event"]
+    search_fields = ["webhook__url", "key"]
+    readonly_fields = [f.name for f in WebhookDelivery._meta.fields]
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
         return False

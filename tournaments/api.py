@@ -12,13 +12,17 @@ from config.filters import UTCIsoDateTimeFilter
 from config.schema import INSUFFICIENT_COINS
 from gameplay.services import player_for_user
 from tournaments import selectors, services
-from tournaments.models import Entry, Tournament
+from tournaments.models import Entry, Tournament, Webhook, WebhookDelivery
 from tournaments.serializers import (
+    EmbedOriginsSerializer,
     EntrySerializer,
     SeedSerializer,
     ShowUpSerializer,
     TournamentSerializer,
     TournamentWriteSerializer,
+    WebhookDeliverySerializer,
+    WebhookSerializer,
+    WebhookWriteSerializer,
 )
 
 
@@ -212,3 +216,56 @@ class ShowUp(APIView):
             client_seed=data.validated_data.get("client_seed", ""),
         )
         return Response(selectors.bracket(Tournament.objects.get(pk=pk)))
+
+
+class Webhooks(APIView):
+    """Organisers: the tournament's webhooks (GET), or a new one (POST: url, events)."""
+
+    @extend_schema(responses={200: WebhookSerializer(many=True)})
+    def get(self, request, pk: int):
+        tournament = _run_by_caller(request, pk)
+        return Response(WebhookSerializer(tournament.webhooks.all(), many=True).data)
+
+    @extend_schema(request=WebhookWriteSerializer, responses={201: WebhookSerializer})
+    def post(self, request, pk: int):
+        _run_by_caller(request, pk)
+        data = WebhookWriteSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        webhook = services.webhook_add(tournament_id=pk, by=request.user, **data.validated_data)
+        return Response(WebhookSerializer(webhook).data, status=status.HTTP_201_CREATED)
+
+
+def _webhook(request, pk: int, webhook_id: int) -> Webhook:
+    return get_object_or_404(_run_by_caller(request, pk).webhooks, pk=webhook_id)
+
+
+class WebhookDetail(APIView):
+    @extend_schema(request=None, responses={204: None})
+    def delete(self, request, pk: int, webhook_id: int):
+        services.webhook_remove(webhook_id=_webhook(request, pk, webhook_id).pk, by=request.user)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class WebhookDeliveries(generics.ListAPIView):
+    """Organisers: a webhook's delivery log, newest first."""
+
+    serializer_class = WebhookDeliverySerializer
+
+    def get_queryset(self):
+        if getattr(self, "swagger_fake_view", False):  # schema generation has no tournament
+            return WebhookDelivery.objects.none()
+        return _webhook(self.request, self.kwargs["pk"], self.kwargs["webhook_id"]).deliveries.all()
+
+
+class EmbedOrigins(APIView):
+    """Organisers: the sites that may frame /tournaments/<id>/embed/ (PUT: origins)."""
+
+    @extend_schema(request=EmbedOriginsSerializer, responses={200: EmbedOriginsSerializer})
+    def put(self, request, pk: int):
+        _run_by_caller(request, pk)
+        data = EmbedOriginsSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        tournament = services.tournament_set_embed_origins(
+            tournament_id=pk, by=request.user, origins=data.validated_data["origins"]
+        )
+        return Response({"origins": tournament.embed_origins})

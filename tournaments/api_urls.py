@@ -31,6 +31,22 @@ urlpatterns = [
         name="api-tournament-replay",
     ),
     path(
+        "tournaments/<int:pk>/embed-origins/",
+        api.EmbedOrigins.as_view(),
+        name="api-tournament-embed-origins",
+    ),
+    path("tournaments/<int:pk>/webhooks/", api.Webhooks.as_view(), name="api-tournament-webhooks"),
+    path(
+        "tournaments/<int:pk>/webhooks/<int:webhook_id>/",
+        api.WebhookDetail.as_view(),
+        name="api-tournament-webhook",
+    ),
+    path(
+        "tournaments/<int:pk>/webhooks/<int:webhook_id>/deliveries/",
+        api.WebhookDeliveries.as_view(),
+        name="api-tournament-webhook-deliveries",
+    ),
+    path(
         "tournaments/<int:pk>/<slug:action>/",
         api.TournamentAction.as_view(),
         name="api-tournament-action",

@@ -3,3 +3,4 @@ tasks registered under them (`tournaments.tasks`); see `gameplay.jobs`."""
 
 MATCH_FINISHED = "tournaments.tasks.match_finished"
 START_TABLES = "tournaments.tasks.start_tables"
+DELIVER_WEBHOOK = "tournaments.tasks.deliver_webhook"

@@ -5,6 +5,8 @@ the bracket (who feeds whom) is recomputed from tournaments.bracket, a pure func
 (entries, table size, advance, third place); the rows store what play decided.
 """
 
+import secrets
+
 from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
@@ -160,6 +162,9 @@ class Tournament(models.Model):
         db_default=False,
         help_text="Anyone signed in may watch this tournament's tables live (never the hands).",
     )
+    # Sites that may show the embeddable bracket in a frame (CSP frame-ancestors), as
+    # origins: "https://club.example". Empty: none may.
+    embed_origins = models.JSONField(default=list, db_default=[], blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
@@ -425,3 +430,72 @@ class TableMatch(models.Model):
 
     def __str__(self) -> str:
         return f"game {self.number} at {self.table_id}"
+
+
+def new_webhook_secret() -> str:
+    """The key a webhook's deliveries are signed with: 256 bits, shown to the organiser."""
+    return secrets.token_hex(32)
+
+
+class Webhook(models.Model):
+    """An endpoint of the organiser's told about the tournament's events, each delivery
+    signed with its secret and retried through the outbox (tournaments.webhooks)."""
+
+    class Event(models.TextChoices):
+        ENTRY_REGISTERED = "entry.registered", _("A player registered")
+        ENTRY_CHECKED_IN = "entry.checked_in", _("A player checked in")
+        ROUND_STARTED = "round.started", _("A round started")
+        MATCH_FINISHED = "match.finished", _("A match finished")
+        TOURNAMENT_FINISHED = "tournament.finished", _("The tournament finished")
+
+    SECRET_FIELDS = ("secret",)  # the organiser's own page shows it; staff never do
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="webhooks")
+    url = models.URLField(max_length=500)
+    secret = models.CharField(max_length=64, default=new_webhook_secret)
+    # The events it is sent; empty: every event.
+    events = models.JSONField(default=list, blank=True)
+    active = models.BooleanField(default=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["pk"]
+
+    def __str__(self) -> str:
+        return self.url
+
+    def wants(self, event: str) -> bool:
+        return self.active and (not self.events or event in self.events)
+
+
+class WebhookDelivery(models.Model):
+    """One event for one webhook: written with the change it reports, sent at least once
+    (a receiver dedupes by its id, sent as X-Knock-Delivery), and logged attempt by attempt."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("Pending")
+        DELIVERED = "delivered", _("Delivered")
+        FAILED = "failed", _("Failed")
+
+    webhook = models.ForeignKey(Webhook, on_delete=models.CASCADE, related_name="deliveries")
+    event = models.CharField(max_length=32, choices=Webhook.Event.choices)
+    # What the event is about, once per webhook (e.g. "match:812"): a change reported twice
+    # (a task run twice) makes one delivery.
+    key = models.CharField(max_length=80)
+    payload = models.JSONField()
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    response_status = models.PositiveSmallIntegerField(null=True, blank=True)
+    last_error = models.CharField(max_length=300, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    delivered_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-pk"]
+        verbose_name_plural = "webhook deliveries"
+        constraints = [
+            models.UniqueConstraint(fields=["webhook", "key"], name="webhook_delivery_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.event} → {self.webhook.url}"

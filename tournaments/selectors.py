@@ -380,6 +380,15 @@ def held_fees(tournament: Tournament) -> dict:
     return {"entries": row["entries"], "coins": row["coins"] or 0}
 
 
+def webhooks_with_deliveries(tournament: Tournament, last: int = 5) -> list:
+    """The organiser's webhooks, each with its `last` deliveries (newest first) as
+    `recent`: the delivery log on the tournament's page."""
+    hooks = list(tournament.webhooks.all())
+    for hook in hooks:
+        hook.recent = list(hook.deliveries.order_by("-pk")[:last])
+    return hooks
+
+
 def tournaments_of_player(player, limit: int = 20) -> list[Entry]:
     """The tournaments a player entered and did not leave, newest first (their profile)."""
     return list(

@@ -2,7 +2,7 @@ from rest_framework import serializers
 
 from gameplay.models import Reward, Title
 from gameplay.serializers import VariantField
-from tournaments.models import TIEBREAK_CHOICES, Entry, Prize, Tournament
+from tournaments.models import TIEBREAK_CHOICES, Entry, Prize, Tournament, Webhook, WebhookDelivery
 from tournaments.services import EDITABLE
 
 # What the PositiveIntegerField columns hold (PostgreSQL integer); past it is a 400, not a 500.
@@ -155,4 +155,43 @@ class ShowUpSerializer(serializers.Serializer):
             "Your seed for the deals at this table (1-64 printable ASCII characters, no "
             "spaces); omitted: your profile's, else one drawn by the server."
         ),
+    )
+
+
+class WebhookDeliverySerializer(serializers.ModelSerializer):
+    class Meta:
+        model = WebhookDelivery
+        fields = [
+            "id",
+            "event",
+            "status",
+            "attempts",
+            "response_status",
+            "last_error",
+            "created_at",
+            "delivered_at",
+        ]
+
+
+class WebhookSerializer(serializers.ModelSerializer):
+    """An organiser's endpoint, with its signing secret: only its organiser reads these."""
+
+    class Meta:
+        model = Webhook
+        fields = ["id", "url", "events", "secret", "active", "created_at"]
+        read_only_fields = ["secret", "active", "created_at"]
+
+
+class WebhookWriteSerializer(serializers.Serializer):
+    url = serializers.URLField(max_length=500)
+    events = serializers.ListField(
+        child=serializers.ChoiceField(choices=Webhook.Event.choices),
+        required=False,
+        max_length=len(Webhook.Event.choices),
+    )
+
+
+class EmbedOriginsSerializer(serializers.Serializer):
+    origins = serializers.ListField(
+        child=serializers.CharField(max_length=200), max_length=10, allow_empty=True
     )

@@ -47,6 +47,13 @@ def start_tables(tournament_id: int) -> int:
     return len(ids)
 
 
+@shared_task(name=jobs.DELIVER_WEBHOOK, **RETRY)
+def deliver_webhook(delivery_id: int) -> str:
+    """One attempt at an organiser's webhook; a failed one raises, and the job comes due
+    again after the outbox's backoff (tournaments.services.webhooks)."""
+    return services.webhook_deliver(delivery_id=delivery_id)
+
+
 @shared_task(**RETRY)
 def table_deadline(table_id: int) -> str:
     return services.table_deadline(table_id=table_id)

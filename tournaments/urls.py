@@ -30,5 +30,23 @@ urlpatterns = [
         views.set_seed,
         name="tournament-seed",
     ),
+    path(
+        "tournaments/<int:pk>/export/<slug:kind>.csv",
+        views.export_csv,
+        name="tournament-export-csv",
+    ),
+    path("tournaments/<int:pk>/export.json", views.export_json, name="tournament-export-json"),
+    path("tournaments/<int:pk>/embed/", views.embed, name="tournament-embed"),
+    path(
+        "tournaments/<int:pk>/embed/origins/",
+        views.embed_origins,
+        name="tournament-embed-origins",
+    ),
+    path("tournaments/<int:pk>/webhooks/", views.webhook_add, name="tournament-webhook-add"),
+    path(
+        "tournaments/<int:pk>/webhooks/<int:webhook_id>/remove/",
+        views.webhook_remove,
+        name="tournament-webhook-remove",
+    ),
     path("tournaments/<int:pk>/manage/<slug:action>/", views.manage, name="tournament-manage"),
 ]

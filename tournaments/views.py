@@ -5,20 +5,23 @@ shown as a message with the service's own words."""
 import re
 from collections import Counter
 
+from csp.constants import NONE
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.http import Http404
+from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.clickjacking import xframe_options_exempt
 from django.views.decorators.http import require_POST
 
 from config.errors import DomainError
 from config.params import ascii_int
 from gameplay import selectors as gameplay_selectors
 from gameplay.services import player_for_user
-from tournaments import selectors, services
+from tournaments import exports, selectors, services
 from tournaments.forms import TournamentForm
-from tournaments.models import Entry, Table, Tournament
+from tournaments.models import Entry, Table, Tournament, Webhook
 
 LIVE = (Tournament.Status.RUNNING, Tournament.Status.CHECK_IN, Tournament.Status.REGISTRATION)
 
@@ -56,6 +59,64 @@ BRACKET_TEMPLATES = {
     Tournament.Format.SWISS: "tournaments/_swiss.html",
     Tournament.Format.TWO_STAGE: "tournaments/_two_stage.html",
 }
+
+
+@xframe_options_exempt  # framing is allowed by the CSP's frame-ancestors, per tournament
+def embed(request, pk: int):
+    """The bracket and placements alone, for the sites the organiser allows to frame it
+    (`Tournament.embed_origins`; none may by default). Public events only: a draft is 404,
+    and a framed page carries no login (the session cookie is SameSite=Lax)."""
+    tournament = get_object_or_404(selectors.visible_to(None), pk=pk)
+    bracket = selectors.bracket(tournament)
+    response = render(
+        request,
+        "tournaments/embed.html",
+        {
+            "tournament": tournament,
+            "bracket": bracket,
+            "bracket_template": BRACKET_TEMPLATES.get(
+                tournament.format, "tournaments/_bracket.html"
+            ),
+            "drawing": bracket_drawing(bracket),
+            "live": tournament.status in LIVE,
+            "placements": selectors.placements(tournament, limit=16),
+        },
+    )
+    response._csp_replace = {"frame-ancestors": tournament.embed_origins or [NONE]}
+    return response
+
+
+@login_required
+@require_POST
+def embed_origins(request, pk: int):
+    """The organiser's list of sites that may frame the embeddable bracket, one a line."""
+    _visible(request, pk)
+    _attempt(
+        request,
+        _("The sites that may embed this tournament are saved."),
+        services.tournament_set_embed_origins,
+        tournament_id=pk,
+        by=request.user,
+        origins=request.POST.get("origins", "")[:2000].splitlines()[:50],
+    )
+    return _back(pk)
+
+
+def export_csv(request, pk: int, kind: str):
+    """Entries, results or standings as a spreadsheet file (tournaments.exports)."""
+    tournament = _visible(request, pk)
+    if kind not in exports.KINDS:
+        raise Http404("No such export.")
+    response = HttpResponse(exports.as_csv(tournament, kind), content_type="text/csv")
+    response["Content-Disposition"] = f'attachment; filename="knock-{pk}-{kind}.csv"'
+    return response
+
+
+def export_json(request, pk: int):
+    """The whole event as one JSON document (tournaments.exports)."""
+    response = JsonResponse(exports.as_document(_visible(request, pk)))
+    response["Content-Disposition"] = f'attachment; filename="knock-{pk}.json"'
+    return response
 
 
 def tournament_detail(request, pk: int):
@@ -327,6 +388,8 @@ def _organiser_panel(tournament: Tournament, bracket: dict) -> dict:
         "seeding": tournament.seeding == Tournament.Seeding.MANUAL
         and status in services.BEFORE_START,
         "disputed": disputed,
+        "webhooks": selectors.webhooks_with_deliveries(tournament),
+        "webhook_events": Webhook.Event.choices,
     }
 
 
@@ -456,6 +519,38 @@ def manage(request, pk: int, action: str):
     if callable(done):
         done = done(tournament)
     _attempt(request, done, call, tournament_id=pk, by=request.user)
+    return _back(pk)
+
+
+@login_required
+@require_POST
+def webhook_add(request, pk: int):
+    """The organiser's new webhook: an address and the events ticked (none ticked: all)."""
+    _visible(request, pk)
+    _attempt(
+        request,
+        _("Webhook added. Its deliveries are signed with the secret shown below it."),
+        services.webhook_add,
+        tournament_id=pk,
+        by=request.user,
+        url=request.POST.get("url", "").strip()[:501],
+        events=request.POST.getlist("events")[:10],
+    )
+    return _back(pk)
+
+
+@login_required
+@require_POST
+def webhook_remove(request, pk: int, webhook_id: int):
+    _visible(request, pk)
+    webhook = get_object_or_404(Webhook, pk=webhook_id, tournament_id=pk)
+    _attempt(
+        request,
+        _("Webhook removed."),
+        services.webhook_remove,
+        webhook_id=webhook.pk,
+        by=request.user,
+    )
     return _back(pk)
 
 

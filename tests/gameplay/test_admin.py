@@ -345,6 +345,7 @@ PUBLIC_LOOKALIKES = {
     "tournaments.entry.seed",
     "tournaments.tableseat.seed",
     "tournaments.tableseat.client_seed",
+    "tournaments.webhookdelivery.key",  # what an event is about ("match:812"), shown
 }
 LOOKUPS = ["", "__lt", "__gte", "__startswith", "__contains", "__regex", "__isnull"]
 

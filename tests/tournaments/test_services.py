@@ -344,11 +344,12 @@ def record_first_round(monkeypatch, entries: int) -> tuple[int, list[int]]:
 def test_recording_a_batch_of_results_takes_the_same_few_queries(monkeypatch):
     # Lock the finished tables, read their tournament and seats, read the unrecorded, lock
     # the tables they feed and read their seats, claim, read the match seats; write new
-    # seats, seats, tables, out rounds, eliminations; link the new matches; and the
-    # savepoint pair the durable block becomes inside the test's transaction.
+    # seats, seats, tables, out rounds, eliminations; link the new matches; look for the
+    # tournament's webhooks; and the savepoint pair the durable block becomes inside the
+    # test's transaction.
     two = record_first_round(monkeypatch, 4)
     eight = record_first_round(monkeypatch, 16)
-    assert two == (16, 1) and eight == (16, 4)
+    assert two == (17, 1) and eight == (17, 4)
 
 
 def test_one_batch_records_results_of_two_tournaments_with_the_same_shape():

@@ -6,6 +6,7 @@ those listed before it:
 
 * common: status groups, the drawn bracket's shape, the tournament lock, organiser
   checks, fee refunds
+* webhooks: organisers' endpoints, the deliveries an event writes, one signed attempt
 * creation: creating a tournament, its settings and prizes
 * registration: opening registration and check-in, registering, the waiting list,
   checking in, closing check-in
@@ -56,6 +57,7 @@ from tournaments.services.creation import (
     planned_pool,
     rake_of,
     tournament_create,
+    tournament_set_embed_origins,
     tournament_update,
     validate_prizes,
     validate_settings,
@@ -88,6 +90,7 @@ from tournaments.services.tables import (
     table_start,
     table_start_many,
 )
+from tournaments.services.webhooks import webhook_add, webhook_deliver, webhook_remove
 
 __all__ = [
     "ACTIVE_ENTRY",
@@ -125,6 +128,7 @@ __all__ = [
     "tournament_create",
     "tournament_open_check_in",
     "tournament_open_registration",
+    "tournament_set_embed_origins",
     "tournament_start",
     "tournament_update",
     "tournaments_due",
@@ -132,4 +136,7 @@ __all__ = [
     "validate_prizes",
     "validate_settings",
     "waiting_tables",
+    "webhook_add",
+    "webhook_deliver",
+    "webhook_remove",
 ]

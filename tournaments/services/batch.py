@@ -17,7 +17,8 @@ from config.db import bulk_update
 from gameplay import live
 from gameplay import services as gameplay
 from tournaments import bracket as bk
-from tournaments.models import Entry, Table, TableMatch, TableSeat, Tournament
+from tournaments.models import Entry, Table, TableMatch, TableSeat, Tournament, Webhook
+from tournaments.services import webhooks
 from tournaments.services.common import _ref
 from tournaments.services.finish import _maybe_finish_tournament
 
@@ -67,6 +68,7 @@ class Batch:
         self.knocked_out: set[int] = set()
         self.starts: list[Start] = []
         self.finals: set[int] = set()
+        self.events: list[webhooks.Event] = []  # for the organisers' webhooks
 
     def lock(self, tables) -> list[Table]:
         """Lock and load these tables (a queryset) and their seats, in primary-key order."""
@@ -126,7 +128,8 @@ class Batch:
             Entry.objects.filter(pk__in=self.knocked_out, status=Entry.Status.PLAYING).update(
                 status=Entry.Status.ELIMINATED
             )
-        _start_matches(self.starts)
+        self.events += _start_matches(self.starts)
+        webhooks.announce(self.events)
         # A table that waits for its players or started a match is news to the people at it.
         live.notify_players(
             seat.entry.player_id
@@ -139,13 +142,14 @@ class Batch:
             _maybe_finish_tournament(tournament_id, self.now)
 
 
-def _start_matches(starts: list[Start]) -> None:
+def _start_matches(starts: list[Start]) -> list[webhooks.Event]:
     """Create the matches of the tables that start, and link them; one batch for all of
     them, so their bot turns go to a worker as one task. Each match draws its own server
     seed from `secrets` (gameplay.games.new_seed): nothing of the tournament's, so nobody
-    who knows the tournament, staff included, can compute a deal."""
+    who knows the tournament, staff included, can compute a deal. Returns the rounds that
+    started, as webhook events (once per round: the key)."""
     if not starts:
-        return
+        return []
     matches = gameplay.match_create_many(
         specs=[
             gameplay.NewMatch(
@@ -168,3 +172,15 @@ def _start_matches(starts: list[Start]) -> None:
         TableMatch(table=start.table, match=match, number=start.number)
         for start, match in zip(starts, matches, strict=True)
     )
+    # A round starts with its first table's first match; its key makes that once.
+    return [
+        webhooks.Event(
+            tournament_id=tournament_id,
+            event=Webhook.Event.ROUND_STARTED,
+            key=f"round:{number}",
+            data={"round": number},
+        )
+        for tournament_id, number in sorted(
+            {(start.table.tournament_id, start.table.round_number) for start in starts}
+        )
+    ]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import secrets
 from itertools import pairwise
+from urllib.parse import urlsplit
 
 from django.conf import settings as django_settings
 from django.db import transaction
@@ -289,4 +290,49 @@ def tournament_update(*, tournament_id: int, by, prizes=None, **changes) -> Tour
         for field, value in changes.items():
             setattr(tournament, field, values[field] if field == "options" else value)
         tournament.save()
+    return tournament
+
+
+EMBED_ORIGINS_MAX = 10
+
+
+def _origin(text: str) -> str:
+    """`text` as a web origin (scheme://host[:port], lowercased), or DomainError."""
+    parts = urlsplit(text.strip())
+    try:
+        port = parts.port
+    except ValueError:
+        port = -1
+    if (
+        parts.scheme not in ("http", "https")
+        or not parts.hostname
+        or port == -1
+        or parts.path not in ("", "/")
+        or parts.query
+        or parts.fragment
+        or parts.username
+        or parts.password
+        or not all(c.isascii() and (c.isalnum() or c in ".-") for c in parts.hostname)
+    ):
+        raise DomainError(
+            _("%(origin)s is not a site address such as https://club.example.")
+            % {"origin": text.strip()[:100]},
+            code="invalid_origin",
+        )
+    return f"{parts.scheme}://{parts.hostname}" + (f":{port}" if port else "")
+
+
+def tournament_set_embed_origins(*, tournament_id: int, by, origins: list[str]) -> Tournament:
+    """The sites that may frame the tournament's embeddable bracket; any time, even live."""
+    if len(origins) > EMBED_ORIGINS_MAX:
+        raise DomainError(
+            _("At most %(count)d sites may embed a tournament.") % {"count": EMBED_ORIGINS_MAX},
+            code="invalid_origin",
+        )
+    cleaned = sorted({_origin(origin) for origin in origins if origin.strip()})
+    with transaction.atomic():
+        tournament = _lock(tournament_id)
+        _check_organiser(by, tournament)
+        tournament.embed_origins = cleaned
+        tournament.save(update_fields=["embed_origins"])
     return tournament

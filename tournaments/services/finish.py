@@ -11,8 +11,8 @@ from gameplay.models import HouseAccount, Metric
 from tournaments.formats.double_layout import DoubleLayout
 from tournaments.formats.swiss_layout import SwissLayout
 from tournaments.formats.two_stage_layout import TwoStageLayout
-from tournaments.models import Entry, Prize, Table, TableSeat, Tournament
-from tournaments.services import groups, swiss
+from tournaments.models import Entry, Prize, Table, TableSeat, Tournament, Webhook
+from tournaments.services import groups, swiss, webhooks
 from tournaments.services.common import (
     LEFT,
     Shape,
@@ -139,6 +139,25 @@ def _close(tournament, champion, forfeiters, now: datetime) -> None:
     tournament.finished_at = now
     tournament.save(update_fields=["status", "finished_at"])
     _grant_prizes(tournament, forfeiters)
+    standings = Entry.objects.filter(tournament=tournament, placement__isnull=False)
+    webhooks.announce(
+        [
+            webhooks.Event(
+                tournament_id=tournament.pk,
+                event=Webhook.Event.TOURNAMENT_FINISHED,
+                key="finished",
+                data={
+                    "champion": champion,
+                    "placements": [
+                        {"entry": pk, "player": player, "placement": placement}
+                        for pk, player, placement in standings.order_by(
+                            "placement", "pk"
+                        ).values_list("pk", "player_id", "placement")
+                    ],
+                },
+            )
+        ]
+    )
     if champion is not None:
         player_id = Entry.objects.values_list("player_id", flat=True).get(pk=champion)
         gameplay.metrics_add(player_id=player_id, changes={Metric.TOURNAMENTS_WON: 1})

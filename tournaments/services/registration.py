@@ -15,7 +15,8 @@ from django.utils.translation import gettext as _
 from config.db import bulk_update
 from config.errors import Conflict, NotAllowed, NotFound
 from gameplay.models import Player
-from tournaments.models import Entry, Tournament
+from tournaments.models import Entry, Tournament, Webhook
+from tournaments.services import webhooks
 from tournaments.services.common import (
     ACTIVE_ENTRY,
     ADMITTED,
@@ -100,7 +101,21 @@ def entry_register(*, tournament_id: int, player: Player, now: datetime | None =
         if tournament.entry_fee and not player.is_bot:
             _pay_fee(entry, tournament.entry_fee, f"Entry fee, {tournament.name}")
         entry.save()
+        webhooks.announce([_entry_event(entry, Webhook.Event.ENTRY_REGISTERED)])
     return entry
+
+
+def _entry_event(entry: Entry, event: str) -> webhooks.Event:
+    return webhooks.Event(
+        tournament_id=entry.tournament_id,
+        event=event,
+        key=f"{event}:{entry.pk}:{entry.registrations}",
+        data={
+            "entry": entry.pk,
+            "player": {"id": entry.player_id, "name": entry.player.display_name},
+            "status": entry.status,
+        },
+    )
 
 
 def _promote(tournament: Tournament) -> int:
@@ -142,6 +157,7 @@ def entry_check_in(*, tournament_id: int, player: Player, now: datetime | None =
             if entry.status == Entry.Status.REGISTERED:
                 entry.status = Entry.Status.CHECKED_IN
             entry.save(update_fields=["checked_in_at", "status"])
+            webhooks.announce([_entry_event(entry, Webhook.Event.ENTRY_CHECKED_IN)])
     return entry
 
 

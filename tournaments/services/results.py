@@ -12,7 +12,8 @@ from django.utils import timezone
 
 from engine import variants
 from gameplay.models import Match, Seat
-from tournaments.models import Table, TableMatch, TableSeat, Tournament
+from tournaments.models import Table, TableMatch, TableSeat, Tournament, Webhook
+from tournaments.services import webhooks
 from tournaments.services.batch import Batch, Start, _next_number
 from tournaments.services.common import _ref, _walkover, bracket_of
 from tournaments.services.tables import _finish_table
@@ -78,8 +79,33 @@ def table_matches_finished(*, match_ids: list[int]) -> set[int]:
                 table.tournament.status == Tournament.Status.RUNNING
             ):
                 _count_match(table, record.match, results[record.match_id], batch)
+        batch.events += [
+            _match_event(batch.tables[r.table_id], r.match, results[r.match_id]) for r in counted
+        ]
         batch.write()
     return {record.match_id for record in counted}
+
+
+def _match_event(table: Table, match: Match, seats: dict[int, Seat]) -> webhooks.Event:
+    return webhooks.Event(
+        tournament_id=table.tournament_id,
+        event=Webhook.Event.MATCH_FINISHED,
+        key=f"match:{match.pk}",
+        data={
+            "match": match.pk,
+            "round": table.round_number,
+            "table": table.position,
+            "seats": [
+                {
+                    "player": seat.player_id,
+                    "placement": seat.placement,
+                    "score": seat.score,
+                    "forfeited": seat.forfeited,
+                }
+                for seat in sorted(seats.values(), key=lambda seat: seat.index)
+            ],
+        },
+    )
 
 
 def _count_match(table: Table, match: Match, played: dict[int, Seat], batch: Batch) -> None:
