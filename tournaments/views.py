@@ -79,7 +79,7 @@ def embed(request, pk: int):
             ),
             "drawing": bracket_drawing(bracket),
             "live": tournament.status in LIVE,
-            "placements": selectors.placements(tournament, limit=16),
+            "placements": selectors.placements(tournament, limit=8),
         },
     )
     response._csp_replace = {"frame-ancestors": tournament.embed_origins or [NONE]}
