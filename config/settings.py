@@ -453,6 +453,12 @@ KNOCK_WEBHOOKS = {
     "per_tournament": 5,
     "allow_private": env_bool("KNOCK_WEBHOOKS_ALLOW_PRIVATE", False),
 }
+# A person who misses this many show-up deadlines (since their last ban) may not enter the
+# next `events` tournaments to start; misses 0: no bans. Admins lift a ban in the admin.
+KNOCK_NO_SHOW_BAN = {
+    "misses": env_int("KNOCK_NO_SHOW_BAN_MISSES", 2),
+    "events": env_int("KNOCK_NO_SHOW_BAN_EVENTS", 2),
+}
 KNOCK_TOURNAMENT_RAKE_PERCENT = env_int("KNOCK_TOURNAMENT_RAKE_PERCENT", 0)
 if not 0 <= KNOCK_TOURNAMENT_RAKE_PERCENT <= 100:
     raise ImproperlyConfigured("KNOCK_TOURNAMENT_RAKE_PERCENT must be from 0 to 100")

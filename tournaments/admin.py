@@ -12,7 +12,16 @@ from django.utils.html import format_html
 from config.errors import DomainError
 from gameplay.option_fields import VariantOptionsAdminForm
 from tournaments import services
-from tournaments.models import Entry, Prize, Table, Tournament, Webhook, WebhookDelivery
+from tournaments.models import (
+    Entry,
+    NoShow,
+    NoShowBan,
+    Prize,
+    Table,
+    Tournament,
+    Webhook,
+    WebhookDelivery,
+)
 
 # Entries that never sat in the draw.
 NOT_IN_THE_DRAW = (Entry.Status.WITHDRAWN, Entry.Status.WAITLISTED, Entry.Status.DROPPED)
@@ -293,6 +302,40 @@ class WebhookDeliveryAdmin(admin.ModelAdmin):
     list_filter = ["status", "event"]
     search_fields = ["webhook__url", "key"]
     readonly_fields = [f.name for f in WebhookDelivery._meta.fields]
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(NoShowBan)
+class NoShowBanAdmin(admin.ModelAdmin):
+    """Bans earned by missing show-up deadlines (tournaments.services.access); an admin
+    lifts one with the action, and the player may enter again at once."""
+
+    list_display = ["player", "misses", "events_left", "created_at", "lifted_at", "lifted_by"]
+    list_filter = [("lifted_at", admin.EmptyFieldListFilter)]
+    search_fields = ["player__display_name", "player__user__username"]
+    readonly_fields = [f.name for f in NoShowBan._meta.fields]
+    actions = ["lift"]
+
+    def has_add_permission(self, request):
+        return False
+
+    @admin.action(description="Lift the selected bans")
+    def lift(self, request, queryset):
+        for ban in queryset:
+            services.no_show_ban_lift(ban_id=ban.pk, by=request.user)
+        self.message_user(request, f"{queryset.count()} ban(s) lifted.", messages.SUCCESS)
+
+
+@admin.register(NoShow)
+class NoShowAdmin(admin.ModelAdmin):
+    list_display = ["player", "tournament", "at"]
+    search_fields = ["player__display_name", "tournament__name"]
+    readonly_fields = ["player", "tournament", "at"]
 
     def has_add_permission(self, request):
         return False

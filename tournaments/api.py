@@ -14,7 +14,10 @@ from gameplay.services import player_for_user
 from tournaments import selectors, services
 from tournaments.models import Entry, Tournament, Webhook, WebhookDelivery
 from tournaments.serializers import (
+    CoOrganisersSerializer,
     EmbedOriginsSerializer,
+    EntryConditionsSerializer,
+    EntryRegisterSerializer,
     EntrySerializer,
     SeedSerializer,
     ShowUpSerializer,
@@ -125,10 +128,20 @@ class TournamentAction(APIView):
 
 
 class Register(APIView):
-    @extend_schema(request=None, responses={201: EntrySerializer, 402: INSUFFICIENT_COINS})
+    """Register; an invite-only event needs its `code` unless you are on its list."""
+
+    @extend_schema(
+        request=EntryRegisterSerializer, responses={201: EntrySerializer, 402: INSUFFICIENT_COINS}
+    )
     def post(self, request, pk: int):
         _visible(request, pk)
-        entry = services.entry_register(tournament_id=pk, player=player_for_user(request.user))
+        data = EntryRegisterSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        entry = services.entry_register(
+            tournament_id=pk,
+            player=player_for_user(request.user),
+            code=data.validated_data.get("code", ""),
+        )
         return Response(EntrySerializer(entry).data, status=status.HTTP_201_CREATED)
 
 
@@ -269,3 +282,43 @@ class EmbedOrigins(APIView):
             tournament_id=pk, by=request.user, origins=data.validated_data["origins"]
         )
         return Response({"origins": tournament.embed_origins})
+
+
+class EntryConditions(APIView):
+    """Organisers: who may register (PUT). The answer carries the invitation code."""
+
+    @extend_schema(request=EntryConditionsSerializer, responses={200: dict})
+    def put(self, request, pk: int):
+        _run_by_caller(request, pk)
+        data = EntryConditionsSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        tournament = services.tournament_set_entry_conditions(
+            tournament_id=pk, by=request.user, **data.validated_data
+        )
+        return Response(
+            {
+                "invite_only": tournament.invite_only,
+                "invite_code": tournament.invite_code if tournament.invite_only else None,
+                "invited": sorted(
+                    p.user.username for p in tournament.invited.select_related("user")
+                ),
+                "min_rating": tournament.min_rating,
+                "max_rating": tournament.max_rating,
+                "min_rated_matches": tournament.min_rated_matches,
+            }
+        )
+
+
+class CoOrganisers(APIView):
+    """The organiser: the people who run the event with them (PUT: usernames)."""
+
+    @extend_schema(request=CoOrganisersSerializer, responses={200: CoOrganisersSerializer})
+    def put(self, request, pk: int):
+        _visible(request, pk)
+        data = CoOrganisersSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        tournament = services.tournament_set_co_organisers(
+            tournament_id=pk, by=request.user, usernames=data.validated_data["co_organisers"]
+        )
+        names = tournament.co_organisers.order_by("username").values_list("username", flat=True)
+        return Response({"co_organisers": list(names)})

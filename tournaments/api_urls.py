@@ -35,6 +35,16 @@ urlpatterns = [
         api.EmbedOrigins.as_view(),
         name="api-tournament-embed-origins",
     ),
+    path(
+        "tournaments/<int:pk>/entry-conditions/",
+        api.EntryConditions.as_view(),
+        name="api-tournament-entry-conditions",
+    ),
+    path(
+        "tournaments/<int:pk>/co-organisers/",
+        api.CoOrganisers.as_view(),
+        name="api-tournament-co-organisers",
+    ),
     path("tournaments/<int:pk>/webhooks/", api.Webhooks.as_view(), name="api-tournament-webhooks"),
     path(
         "tournaments/<int:pk>/webhooks/<int:webhook_id>/",

@@ -165,6 +165,19 @@ class Tournament(models.Model):
     # Sites that may show the embeddable bracket in a frame (CSP frame-ancestors), as
     # origins: "https://club.example". Empty: none may.
     embed_origins = models.JSONField(default=list, db_default=[], blank=True)
+    # Who may enter (tournaments.services.registration, "Entry conditions"): invite-only
+    # events admit the invited and whoever brings the code; a rating band in the ratings
+    # people see (1500 for a newcomer) and a number of rated matches, in this game.
+    invite_only = models.BooleanField(default=False, db_default=False)
+    invite_code = models.CharField(max_length=16, blank=True, default="", db_default="")
+    invited = models.ManyToManyField(Player, blank=True, related_name="invitations")
+    min_rating = models.PositiveIntegerField(null=True, blank=True)
+    max_rating = models.PositiveIntegerField(null=True, blank=True)
+    min_rated_matches = models.PositiveIntegerField(default=0, db_default=0)
+    # People who run the event with its organiser (every organiser action but this list).
+    co_organisers = models.ManyToManyField(
+        settings.AUTH_USER_MODEL, blank=True, related_name="co_organised_tournaments"
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
@@ -499,3 +512,55 @@ class WebhookDelivery(models.Model):
 
     def __str__(self) -> str:
         return f"{self.event} → {self.webhook.url}"
+
+
+class NoShow(models.Model):
+    """A person who had not taken their seat when a table's show-up deadline passed;
+    `KNOCK_NO_SHOW_BAN["misses"]` of them bar the person from entering (`NoShowBan`)."""
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="no_shows")
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="no_shows")
+    at = models.DateTimeField()
+    # The ban it counted towards; the misses not yet counted are those without one.
+    ban = models.ForeignKey(
+        "NoShowBan", null=True, blank=True, on_delete=models.SET_NULL, related_name="counted"
+    )
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["player", "tournament"], name="no_show_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} missed {self.tournament}"
+
+
+class NoShowBan(models.Model):
+    """A person barred from entering tournaments until `events_left` more have started
+    (one fewer each time a tournament starts), or an admin lifts it."""
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="no_show_bans")
+    events_left = models.PositiveSmallIntegerField()
+    misses = models.PositiveSmallIntegerField(help_text="The no-shows that earned it.")
+    created_at = models.DateTimeField(auto_now_add=True)
+    lifted_at = models.DateTimeField(null=True, blank=True)
+    lifted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["-pk"]
+        indexes = [
+            models.Index(
+                fields=["player"],
+                name="no_show_ban_active",
+                condition=Q(events_left__gt=0, lifted_at__isnull=True),
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player}: {self.events_left} events left"
+
+    @property
+    def active(self) -> bool:
+        return self.events_left > 0 and self.lifted_at is None

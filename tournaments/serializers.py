@@ -55,10 +55,23 @@ class TournamentSerializer(serializers.ModelSerializer):
             "organiser_may_play",
             "draw_commitment",
             "draw_seed",
+            "invite_only",
+            "min_rating",
+            "max_rating",
+            "min_rated_matches",
             "links",
         ]
-        # Granted by admins only (docs/architecture.md section 10): shown, never written here.
-        read_only_fields = ["draw_commitment", "sponsor_coins", "organiser_may_play"]
+        # Granted by admins only (docs/architecture.md section 10): shown, never written here;
+        # entry conditions change through their own endpoint (entry-conditions/).
+        read_only_fields = [
+            "draw_commitment",
+            "sponsor_coins",
+            "organiser_may_play",
+            "invite_only",
+            "min_rating",
+            "max_rating",
+            "min_rated_matches",
+        ]
 
     def get_draw_seed(self, tournament) -> str | None:
         return tournament.seed if tournament.draw_revealed else None
@@ -194,4 +207,28 @@ class WebhookWriteSerializer(serializers.Serializer):
 class EmbedOriginsSerializer(serializers.Serializer):
     origins = serializers.ListField(
         child=serializers.CharField(max_length=200), max_length=10, allow_empty=True
+    )
+
+
+class EntryRegisterSerializer(serializers.Serializer):
+    code = serializers.CharField(max_length=16, required=False, allow_blank=True)
+
+
+class EntryConditionsSerializer(serializers.Serializer):
+    invite_only = serializers.BooleanField()
+    invited = serializers.ListField(
+        child=serializers.CharField(max_length=150), max_length=500, required=False
+    )
+    min_rating = serializers.IntegerField(
+        min_value=0, max_value=10_000, allow_null=True, required=False
+    )
+    max_rating = serializers.IntegerField(
+        min_value=0, max_value=10_000, allow_null=True, required=False
+    )
+    min_rated_matches = serializers.IntegerField(min_value=0, max_value=100_000, required=False)
+
+
+class CoOrganisersSerializer(serializers.Serializer):
+    co_organisers = serializers.ListField(
+        child=serializers.CharField(max_length=150), max_length=10
     )

@@ -38,6 +38,15 @@ urlpatterns = [
     path("tournaments/<int:pk>/export.json", views.export_json, name="tournament-export-json"),
     path("tournaments/<int:pk>/embed/", views.embed, name="tournament-embed"),
     path(
+        "tournaments/<int:pk>/entry-conditions/",
+        views.entry_conditions,
+        name="tournament-entry-conditions",
+    ),
+    path("tournaments/<int:pk>/invite-code/", views.new_invite_code, name="tournament-invite-code"),
+    path(
+        "tournaments/<int:pk>/co-organisers/", views.co_organisers, name="tournament-co-organisers"
+    ),
+    path(
         "tournaments/<int:pk>/embed/origins/",
         views.embed_origins,
         name="tournament-embed-origins",

@@ -86,6 +86,81 @@ def embed(request, pk: int):
     return response
 
 
+def _names(text: str) -> list[str]:
+    """Usernames typed one a line or separated by commas."""
+    return [name.strip() for name in re.split(r"[,\n]", text[:20_000]) if name.strip()]
+
+
+def _optional_number(request, name: str, high: int) -> int | bool | None:
+    """A whole number from the form, None when empty, False when it is not one."""
+    raw = request.POST.get(name, "").strip()
+    if not raw:
+        return None
+    value = ascii_int(raw, low=0, high=high)
+    return False if value is None else value
+
+
+@login_required
+@require_POST
+def entry_conditions(request, pk: int):
+    """The organiser's entry conditions: invitation only, invited names, a rating band,
+    a number of rated matches."""
+    _visible(request, pk)
+    numbers = {
+        name: _optional_number(request, name, high)
+        for name, high in (
+            ("min_rating", 10_000),
+            ("max_rating", 10_000),
+            ("min_rated_matches", 100_000),
+        )
+    }
+    if any(value is False for value in numbers.values()):
+        messages.error(request, _("Ratings and matches are whole numbers."))
+        return _back(pk)
+    _attempt(
+        request,
+        _("Entry conditions saved."),
+        services.tournament_set_entry_conditions,
+        tournament_id=pk,
+        by=request.user,
+        invite_only=request.POST.get("invite_only") == "on",
+        invited=_names(request.POST.get("invited", "")),
+        min_rating=numbers["min_rating"],
+        max_rating=numbers["max_rating"],
+        min_rated_matches=numbers["min_rated_matches"] or 0,
+    )
+    return _back(pk)
+
+
+@login_required
+@require_POST
+def new_invite_code(request, pk: int):
+    _visible(request, pk)
+    _attempt(
+        request,
+        _("A new invitation code: the old link no longer works."),
+        services.tournament_new_invite_code,
+        tournament_id=pk,
+        by=request.user,
+    )
+    return _back(pk)
+
+
+@login_required
+@require_POST
+def co_organisers(request, pk: int):
+    _visible(request, pk)
+    _attempt(
+        request,
+        _("Co-organisers saved."),
+        services.tournament_set_co_organisers,
+        tournament_id=pk,
+        by=request.user,
+        usernames=_names(request.POST.get("co_organisers", "")),
+    )
+    return _back(pk)
+
+
 @login_required
 @require_POST
 def embed_origins(request, pk: int):
@@ -349,6 +424,17 @@ def profile_section(player) -> dict | None:
     }
 
 
+def _invite_code(request, pk: int) -> str:
+    """The invitation code this visitor brought to an invite-only event: from the link
+    (`?code=`), kept in their session so the page's refreshes and the register button
+    carry it."""
+    key = f"tournament-invite:{pk}"
+    code = request.GET.get("code", "")[:16]
+    if code and hasattr(request, "session"):
+        request.session[key] = code
+    return code or (request.session.get(key, "") if hasattr(request, "session") else "")
+
+
 def _player_panel(request, tournament: Tournament) -> dict:
     """What the signed-in player may do here now, for the page's buttons."""
     player = gameplay_selectors.player_of_user(request.user)
@@ -356,12 +442,17 @@ def _player_panel(request, tournament: Tournament) -> dict:
     status = tournament.status
     active = entry is not None and entry.status in services.ACTIVE_ENTRY
     full = tournament.max_entries is not None and tournament.entered >= tournament.max_entries
+    can_register = status in services.OPEN_FOR_ENTRIES and (
+        entry is None or entry.status == Entry.Status.WITHDRAWN
+    )
+    code = _invite_code(request, tournament.pk)
+    refusal = services.entry_refusal(tournament, player, code) if can_register and player else None
     return {
         "player": player,
         "entry": entry,
         "seat": selectors.seat_of(entry),
-        "can_register": status in services.OPEN_FOR_ENTRIES
-        and (entry is None or entry.status == Entry.Status.WITHDRAWN),
+        "can_register": can_register and refusal is None,
+        "refusal": refusal.message if refusal else "",
         "full": full,
         "can_withdraw": (active and status in services.STARTABLE)
         or (entry is not None and entry.status == Entry.Status.PLAYING),
@@ -389,6 +480,12 @@ def _organiser_panel(tournament: Tournament, bracket: dict) -> dict:
         and status in services.BEFORE_START,
         "disputed": disputed,
         "webhooks": selectors.webhooks_with_deliveries(tournament),
+        "invited": ", ".join(
+            tournament.invited.order_by("user__username").values_list("user__username", flat=True)
+        ),
+        "co_organisers": ", ".join(
+            tournament.co_organisers.order_by("username").values_list("username", flat=True)
+        ),
         "webhook_events": Webhook.Event.choices,
     }
 
@@ -416,7 +513,9 @@ def _attempt(request, done: str, call, **kwargs):
 def register(request, pk: int):
     _visible(request, pk)
     try:
-        entry = services.entry_register(tournament_id=pk, player=player_for_user(request.user))
+        entry = services.entry_register(
+            tournament_id=pk, player=player_for_user(request.user), code=_invite_code(request, pk)
+        )
     except DomainError as exc:
         messages.error(request, exc.message)
         return _back(pk)

@@ -7,6 +7,8 @@ those listed before it:
 * common: status groups, the drawn bracket's shape, the tournament lock, organiser
   checks, fee refunds
 * webhooks: organisers' endpoints, the deliveries an event writes, one signed attempt
+* access: who may enter (invitations, a rating band, rated matches, no-show bans) and
+  who runs the event with its organiser
 * creation: creating a tournament, its settings and prizes
 * registration: opening registration and check-in, registering, the waiting list,
   checking in, closing check-in
@@ -40,6 +42,13 @@ Concurrency rules:
   and refunds carry ledger keys.
 """
 
+from tournaments.services.access import (
+    entry_refusal,
+    no_show_ban_lift,
+    tournament_new_invite_code,
+    tournament_set_co_organisers,
+    tournament_set_entry_conditions,
+)
 from tournaments.services.cancel import tournament_cancel
 from tournaments.services.common import (
     ACTIVE_ENTRY,
@@ -105,10 +114,12 @@ __all__ = [
     "can_run",
     "entry_check_in",
     "entry_disqualify",
+    "entry_refusal",
     "entry_register",
     "entry_set_seed",
     "entry_withdraw",
     "group_orders",
+    "no_show_ban_lift",
     "place_points",
     "planned_pool",
     "pool_account",
@@ -126,9 +137,12 @@ __all__ = [
     "tournament_cancel",
     "tournament_close_check_in",
     "tournament_create",
+    "tournament_new_invite_code",
     "tournament_open_check_in",
     "tournament_open_registration",
+    "tournament_set_co_organisers",
     "tournament_set_embed_origins",
+    "tournament_set_entry_conditions",
     "tournament_start",
     "tournament_update",
     "tournaments_due",

@@ -18,7 +18,7 @@ from gameplay import live
 from gameplay import services as gameplay
 from tournaments import bracket as bk
 from tournaments.models import Entry, Table, TableMatch, TableSeat, Tournament, Webhook
-from tournaments.services import webhooks
+from tournaments.services import access, webhooks
 from tournaments.services.common import _ref
 from tournaments.services.finish import _maybe_finish_tournament
 
@@ -69,6 +69,7 @@ class Batch:
         self.starts: list[Start] = []
         self.finals: set[int] = set()
         self.events: list[webhooks.Event] = []  # for the organisers' webhooks
+        self.no_shows: dict[int, list[int]] = defaultdict(list)  # people, by tournament
 
     def lock(self, tables) -> list[Table]:
         """Lock and load these tables (a queryset) and their seats, in primary-key order."""
@@ -130,6 +131,8 @@ class Batch:
             )
         self.events += _start_matches(self.starts)
         webhooks.announce(self.events)
+        for tournament_id, player_ids in sorted(self.no_shows.items()):
+            access.no_shows_record(tournament_id=tournament_id, player_ids=player_ids, now=self.now)
         # A table that waits for its players or started a match is news to the people at it.
         live.notify_players(
             seat.entry.player_id

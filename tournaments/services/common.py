@@ -145,10 +145,13 @@ def can_organise(user) -> bool:
 
 
 def can_run(user, tournament: Tournament) -> bool:
-    """Whether `user` may run this tournament: its own organiser, or a superuser."""
+    """Whether `user` may run this tournament: its own organiser, one of its
+    co-organisers, or a superuser."""
     if user is None or not user.is_authenticated:
         return False
-    return user.is_superuser or (can_organise(user) and tournament.organiser_id == user.pk)
+    if user.is_superuser or (can_organise(user) and tournament.organiser_id == user.pk):
+        return True
+    return tournament.co_organisers.filter(pk=user.pk).exists()
 
 
 def _check_organiser(user, tournament: Tournament) -> None:

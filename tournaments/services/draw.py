@@ -20,6 +20,7 @@ from tournaments.formats.double_layout import DoubleLayout
 from tournaments.formats.swiss_layout import SwissLayout
 from tournaments.formats.two_stage_layout import TwoStageLayout
 from tournaments.models import Entry, Round, Table, TableSeat, Tournament
+from tournaments.services import access
 from tournaments.services.common import (
     BEFORE_START,
     STARTABLE,
@@ -138,6 +139,7 @@ def tournament_start(*, tournament_id: int, by=None, now: datetime | None = None
         tournament.started_at = now
         tournament.save(update_fields=["status", "started_at", "entries_count", "draw_commitment"])
         enqueue(jobs.START_TABLES, tournament.pk)
+        access.no_show_bans_count_down(started=tournament)
         _notify_entrants(tournament)
     return tournament
 

@@ -16,7 +16,7 @@ from config.db import bulk_update
 from config.errors import Conflict, NotAllowed, NotFound
 from gameplay.models import Player
 from tournaments.models import Entry, Tournament, Webhook
-from tournaments.services import webhooks
+from tournaments.services import access, webhooks
 from tournaments.services.common import (
     ACTIVE_ENTRY,
     ADMITTED,
@@ -59,8 +59,11 @@ def _admitted_count(tournament: Tournament) -> int:
     return Entry.objects.filter(tournament=tournament, status__in=ADMITTED).count()
 
 
-def entry_register(*, tournament_id: int, player: Player, now: datetime | None = None) -> Entry:
-    """Register (or re-register after withdrawing); past `max_entries` goes to the waiting list."""
+def entry_register(
+    *, tournament_id: int, player: Player, code: str = "", now: datetime | None = None
+) -> Entry:
+    """Register (or re-register after withdrawing); past `max_entries` goes to the waiting
+    list. `code`: the invitation code of an invite-only event (its link carries it)."""
     now = now or timezone.now()
     with transaction.atomic():
         # The tournament lock makes counting free places and taking one a single step.
@@ -80,6 +83,9 @@ def entry_register(*, tournament_id: int, player: Player, now: datetime | None =
             raise NotAllowed(
                 f"This tournament is for level {tournament.min_level} and up.", code="level_too_low"
             )
+        refusal = access.entry_refusal(tournament, player, code)
+        if refusal is not None:
+            raise refusal
         entry = (
             Entry.objects.select_for_update().filter(tournament=tournament, player=player).first()
         )

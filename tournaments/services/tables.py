@@ -91,6 +91,8 @@ def _proceed(table: Table, batch: Batch) -> str:
     if table.deadline is not None and batch.now >= table.deadline:
         for seat in live:
             seat.forfeited = not seat.present
+            if seat.forfeited and not seat.entry.player.is_bot:
+                batch.no_shows[table.tournament_id].append(seat.entry.player_id)
         live = [s for s in live if s.present]
     shape = bracket_of(table.tournament)
     ranking = _walkover(shape, _ref(table), [s.entry_id for s in live])

@@ -58,6 +58,8 @@ class Event:
 
 def _public_address_or_refuse(url: str) -> None:
     """Refuse a URL that is not http(s), or whose host resolves to a non-public address."""
+    if not url.isascii() or not url.isprintable() or " " in url:
+        raise DomainError(_("A webhook address is a plain http or https URL."), code="invalid_url")
     parts = urlsplit(url)
     if parts.scheme not in ("http", "https") or not parts.hostname:
         raise DomainError(_("A webhook needs an http or https address."), code="invalid_url")
@@ -65,7 +67,7 @@ def _public_address_or_refuse(url: str) -> None:
         return
     try:
         found = socket.getaddrinfo(parts.hostname, parts.port or 443, proto=socket.IPPROTO_TCP)
-    except (socket.gaierror, UnicodeError):
+    except (OSError, UnicodeError, ValueError):
         raise DomainError(
             _("The webhook's host name does not resolve."), code="invalid_url"
         ) from None
