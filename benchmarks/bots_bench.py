@@ -114,11 +114,13 @@ def indian21_main(matches: int) -> int:
         decided = sum(r["wins"])
         low, high = wilson(r["wins"][0], decided)
         better = low > 0.5
+        # The same bot in both seats measures the seat: the one that plays first.
+        who = first if first != second else "seat 0"
         if first != second:
             ok &= better
         print(
             f"indian21 {first:>6} vs {second:<6} matches {matches}  decided {decided}  "
-            f"draws {r['draws']}  {first} wins {r['wins'][0] / max(1, decided):6.1%}  "
+            f"draws {r['draws']}  {who} wins {r['wins'][0] / max(1, decided):6.1%}  "
             f"95% CI [{low:6.1%}, {high:6.1%}]  points/match "
             f"{r['points'][0] / matches:6.1f} vs {r['points'][1] / matches:6.1f}  "
             f"declared {r['declared'] / matches:5.1%}  turns/match {r['turns'] / matches:5.1f}  "

@@ -121,8 +121,8 @@ class Indian21Game(IndianGame):
         return c.is_joker or c.rank == self.wild_rank or (c.rank, c.suit) in self.extra_wilds
 
     def _search(self, hand: list[Card]) -> Search:
-        """The exact search over ``hand`` (20-300 ms for 22 cards), kept for the last few
-        hands asked about: legal actions and the bots ask about the same hand in a turn."""
+        """The exact search over ``hand`` (tens to hundreds of ms for 22 cards), kept for the
+        last few hands asked about: legal actions and the bots ask about one hand a turn."""
         key = (self.wild_rank, self.extra_wilds, tuple(sorted(c.code for c in hand)))
         cache = self.__dict__.setdefault("_searches", {})
         if key not in cache:
@@ -130,6 +130,13 @@ class Indian21Game(IndianGame):
                 cache.pop(next(iter(cache)))
             cache[key] = self._new_search(hand)
         return cache[key]
+
+    def __getstate__(self) -> dict:
+        """The state without the searches kept: a server pickles the game after each move,
+        and a search's memo is large and rebuilt on demand."""
+        state = dict(self.__dict__)
+        state.pop("_searches", None)
+        return state
 
     def _new_search(self, hand: list[Card]) -> Search:
         return Search(

@@ -2,6 +2,7 @@
 "21 Cards Rummy", engine/README.md), quoted, the options that vary it, and property tests
 over whole bot matches."""
 
+import pickle
 from collections import Counter
 
 import pytest
@@ -320,6 +321,17 @@ def test_illegal_actions_change_nothing():
         with pytest.raises(IllegalAction):
             g.apply(action, g.to_move)
     assert g._snapshot() == before
+
+
+def test_a_pickled_game_leaves_the_kept_searches_out():
+    """A server pickles the game after every move: the searches' memos stay out of it."""
+    g = new()
+    g.apply(STOCK, g.to_move)
+    g.legal_actions(g.to_move)
+    assert g.__dict__["_searches"]
+    again = pickle.loads(pickle.dumps(g))
+    assert "_searches" not in again.__dict__ and again._snapshot() == g._snapshot()
+    assert again.legal_actions(again.to_move) == g.legal_actions(g.to_move)
 
 
 # ------------------------------------------------------------------ properties
