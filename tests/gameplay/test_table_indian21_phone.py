@@ -38,7 +38,8 @@ def loose_card(page, text: str):
     return page.locator(f"#hand .card[data-card='{text}'][aria-pressed='false']").last
 
 
-def check_every_card_is_its_own_tap_target(page) -> None:
+def check_whole_cards(page) -> None:
+    """Every card of the hand at least 44 px square, on the screen, overlapping no other."""
     faces = page.locator("#hand .card")
     boxes = [faces.nth(i).bounding_box() for i in range(faces.count())]
     assert len(boxes) >= 21
@@ -54,7 +55,11 @@ def check_every_card_is_its_own_tap_target(page) -> None:
                 or b["y"] + b["height"] <= a["y"]
             )
             assert apart, f"cards overlap: {a} {b}"
-    for i in range(len(boxes)):
+
+
+def check_every_card_is_its_own_tap_target(page) -> None:
+    check_whole_cards(page)
+    for i in range(page.locator("#hand .card").count()):
         face = page.locator(f"#hand .card[data-position='{i}']")
         face.click()  # Playwright taps the element's centre
         assert page.get_attribute(f"#hand .card[data-position='{i}']", "aria-pressed") == "true"
@@ -110,6 +115,16 @@ def test_a_whole_21_card_match_by_taps_on_a_phone(open_page, celery_worker):
         if not checked and game.phase == "discard":
             page.screenshot(path=str(SHOTS / "indian21-390-hand.png"), full_page=True)
             check_every_card_is_its_own_tap_target(page)
+            # Grouped rows: two groups of the player's, each a box of whole cards.
+            for group in ((0, 1, 2), (3, 4, 5, 6)):
+                for i in group:
+                    page.locator(f"#hand .card[data-position='{i}']").click()
+                page.click("#group-selected")
+            page.wait_for_selector("#hand.zoned .zone-cards")
+            assert page.locator("#hand .zone:not(.loose):not(.new-group)").count() == 2
+            check_whole_cards(page)
+            page.screenshot(path=str(SHOTS / "indian21-390-groups.png"), full_page=True)
+            page.click("#ungroup")
             checked = True
         action = V21.bot_action(game, 0, bot="greedy")
         before = seq_of(page)
