@@ -23,6 +23,8 @@ BASIC_POINTS = (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10)
 #: Indian Rummy values (standard rules): aces and faces 10, others face value, jokers 0.
 INDIAN_POINTS = (0, 10, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10)
 MAX_RUN = 13
+#: The longest run the 21-card search enumerates (see `Search`).
+SPLIT_RUN = 5
 INF = 1 << 30
 
 
@@ -62,13 +64,16 @@ def classify(
     ace_high: bool = False,
     five_card_sets: bool = False,
     joker_groups: bool = False,
+    extra_wilds: frozenset = frozenset(),
 ) -> Meld | None:
     """The meld ``group`` makes (order ignored), or None.
 
     Runs: 3+ cards of one suit in sequence, no wrap (K-A-2 never). Sets: 3-4 cards of one
     rank in different suits (a fifth, wild, with ``five_card_sets``). Printed jokers and
     wild-rank cards fill any gap or missing suit; a wild-rank card may stand for itself.
-    ``joker_groups`` reads three or more printed jokers alone as a set.
+    ``joker_groups`` reads three or more printed jokers alone as a set. ``extra_wilds`` names
+    further wild cards as (rank, suit) pairs (21-card Indian's upper and lower jokers); like
+    wild-rank cards they may stand for themselves.
     """
     n = len(group)
     if n < 3:
@@ -81,7 +86,7 @@ def classify(
             return Meld("run", True)
         if n <= 4 and len(set(ranks)) == 1 and len(suits) == n:
             return Meld("set", False)
-    naturals = [c for c in group if not c.is_joker and c.rank != wild_rank]
+    naturals = [c for c in group if not _wild(c, wild_rank, extra_wilds)]
     if len(naturals) == n:
         return None
     if not naturals:
@@ -98,15 +103,24 @@ def classify(
     return None
 
 
+def _wild(c: Card, wild_rank, extra_wilds) -> bool:
+    return c.is_joker or c.rank == wild_rank or (c.rank, c.suit) in extra_wilds
+
+
 # ------------------------------------------------------------------------- grouping search
 #
-# Flag states: pure (0/1) * 3 + runs (0, 1, 2 meaning "two or more").
+# Flag states (13 cards): pure (0/1) * 3 + runs (0, 1, 2 meaning "two or more").
 FLAGS = 6
 PURE_AND_TWO_RUNS = 5
 _ADD = [
     [[(p | gp) * 3 + min(2, r + gr) for p in (0, 1) for r in (0, 1, 2)] for gr in (0, 1)]
     for gp in (0, 1)
 ]
+# Flag states (21 cards, ``scheme="pure3"``): how many pure groups, 0 to 3 meaning "three or
+# more"; a run's being impure or a set adds nothing.
+PURE3_FLAGS = 4
+THREE_PURE = 3
+_ADD_PURE3 = [[[min(3, f + gp) for f in range(PURE3_FLAGS)] for _ in (0, 1)] for gp in (0, 1)]
 
 
 class _Group:
@@ -136,9 +150,19 @@ class Search:
         wild_rank: int | None = None,
         ace_high: bool = False,
         points: tuple[int, ...] = BASIC_POINTS,
+        extra_wilds: frozenset = frozenset(),
+        scheme: str = "indian13",
     ) -> None:
-        naturals = sorted((c for c in hand if not c.is_joker and c.rank != wild_rank), key=_order)
-        wilds = sorted((c for c in hand if not c.is_joker and c.rank == wild_rank), key=_order)
+        """``scheme`` "pure3" (21-card Indian) counts pure groups up to three instead of the
+        13-card flags, and reads three identical naturals (a tunnela) as a pure group."""
+        if scheme == "pure3":
+            self.flags, self._add, self._wild_only = PURE3_FLAGS, _ADD_PURE3, _wild_only_pure3
+        else:
+            self.flags, self._add, self._wild_only = FLAGS, _ADD, _wild_only
+        naturals = sorted((c for c in hand if not _wild(c, wild_rank, extra_wilds)), key=_order)
+        wilds = sorted(
+            (c for c in hand if not c.is_joker and _wild(c, wild_rank, extra_wilds)), key=_order
+        )
         self.cards: list[Card] = naturals + wilds
         self.printed = [c for c in hand if c.is_joker]
         self.natural_mask = (1 << len(naturals)) - 1
@@ -148,7 +172,14 @@ class Search:
         self.full = (1 << len(self.cards)) - 1
         max_jokers = len(wilds) + len(self.printed)
         self._by_low: list[list[_Group]] = [[] for _ in naturals]
-        for g in _enumerate(self.cards, len(naturals), wild_rank, ace_high, max_jokers):
+        # 21 cards: a run of six or more is never needed, since it splits into two runs
+        # (each holding a natural; spare wild cards cost nothing), and the fewer groups keep
+        # the search over 22 cards fast.
+        longest = SPLIT_RUN if scheme == "pure3" else MAX_RUN
+        groups = _enumerate(self.cards, len(naturals), ace_high, max_jokers, longest)
+        if scheme == "pure3":
+            groups = [*groups, *_tunnelas(naturals)]
+        for g in groups:
             low = (g.members & -g.members).bit_length() - 1
             self._by_low[low].append(g)
         self._memo: dict[tuple[int, int], tuple[int, ...]] = {}
@@ -169,7 +200,7 @@ class Search:
             return memo[key]
         rest = mask & self.natural_mask
         if not rest:
-            out = _wild_only(mask.bit_count(), jokers)
+            out = self._wild_only(mask.bit_count(), jokers)
             memo[key] = out
             return out
         low = rest & -rest
@@ -177,10 +208,11 @@ class Search:
         sub = self.costs(mask ^ low, jokers)
         pts = self.points[i]
         best = [v + pts for v in sub]
+        table = self._add
         for g, new_mask, new_jokers in self._choices(i, mask, jokers):
             sub = self.costs(new_mask, new_jokers)
-            add = _ADD[g.pure][g.run]
-            for f in range(FLAGS):
+            add = table[g.pure][g.run]
+            for f in range(self.flags):
                 v = sub[f]
                 if v < best[add[f]]:
                     best[add[f]] = v
@@ -232,8 +264,10 @@ class Search:
                 continue
             for g, new_mask, new_jokers in self._choices(i, mask, jokers):
                 sub = self.costs(new_mask, new_jokers)
-                add = _ADD[g.pure][g.run]
-                found = next((f for f in range(FLAGS) if add[f] == flag and sub[f] == target), None)
+                add = self._add[g.pure][g.run]
+                found = next(
+                    (f for f in range(self.flags) if add[f] == flag and sub[f] == target), None
+                )
                 if found is None:
                     continue
                 used = mask ^ new_mask
@@ -247,7 +281,7 @@ class Search:
         # What is left is wild: the runs of wild cards alone that the flag state counted.
         wild = [self.cards[j] for j in _indices(mask)]
         printed = printed[:jokers]
-        for _ in range(flag % 3):
+        for _ in range(flag % 3 if self.flags == FLAGS else 0):
             group = [wild.pop()]
             while len(group) < 3:
                 group.append(wild.pop() if wild else printed.pop())
@@ -261,6 +295,23 @@ def _wild_only(wild_cards: int, jokers: int) -> tuple[int, ...]:
     from a wild-rank card standing for itself (5H JK JK with fives wild), none pure."""
     runs = min(2, wild_cards, (wild_cards + jokers) // 3)
     return (0,) * (runs + 1) + (INF,) * (FLAGS - runs - 1)
+
+
+def _wild_only_pure3(wild_cards: int, jokers: int) -> tuple[int, ...]:
+    """21 cards: wild cards left over cost nothing but make no pure group."""
+    return (0,) + (INF,) * (PURE3_FLAGS - 1)
+
+
+def _tunnelas(naturals: list[Card]) -> list[_Group]:
+    """Three identical naturals (a tunnela, 21-card Indian), as pure groups."""
+    by_text: dict[str, list[int]] = {}
+    for i, c in enumerate(naturals):
+        by_text.setdefault(c.text, []).append(i)
+    return [
+        _Group(sum(1 << i for i in trio), 0, True, True)
+        for same in by_text.values()
+        for trio in combinations(same, 3)
+    ]
 
 
 def _order(c: Card) -> tuple:
@@ -278,7 +329,9 @@ def _indices(mask: int) -> list[int]:
     return [b.bit_length() - 1 for b in _bits(mask)]
 
 
-def _enumerate(cards: list[Card], naturals: int, wild_rank, ace_high: bool, max_jokers: int):
+def _enumerate(
+    cards: list[Card], naturals: int, ace_high: bool, max_jokers: int, longest: int = MAX_RUN
+):
     """Every group the search may use, as bitmasks over ``cards`` (naturals first)."""
     seen: set[tuple[int, int]] = set()
     nat = cards[:naturals]
@@ -290,11 +343,11 @@ def _enumerate(cards: list[Card], naturals: int, wild_rank, ace_high: bool, max_
     for entries in by_suit.values():
         entries.sort()
         for start in range(len(entries)):
-            yield from _runs(entries, start, max_jokers, seen)
+            yield from _runs(entries, start, max_jokers, seen, longest)
     # Pure runs that use a wild-rank card for itself (the others came from _runs above).
-    if wild_rank is not None:
+    if naturals < len(cards):
         for w in range(naturals, len(cards)):
-            yield from _pure_with_wild(cards, naturals, w, ace_high, seen)
+            yield from _pure_with_wild(cards, naturals, w, ace_high, seen, longest)
     by_rank: dict[int, dict[str, list[int]]] = {}
     for i, c in enumerate(nat):
         by_rank.setdefault(c.rank, {}).setdefault(c.suit, []).append(i)
@@ -319,7 +372,7 @@ def _product(lists):
             yield (head, *tail)
 
 
-def _runs(entries, start, max_jokers, seen):
+def _runs(entries, start, max_jokers, seen, longest=MAX_RUN):
     """Runs whose lowest position is ``entries[start]``, extended card by card."""
     first_pos, first = entries[start]
     stack = [(first_pos, 1 << first, 1, first_pos)]
@@ -333,7 +386,7 @@ def _runs(entries, start, max_jokers, seen):
         for pos, i in entries:
             if pos <= last_pos or members >> i & 1:
                 continue
-            if pos - low + 1 > MAX_RUN:
+            if pos - low + 1 > longest:
                 break
             gaps = pos - low + 1 - (count + 1)
             if gaps > max_jokers:
@@ -341,7 +394,7 @@ def _runs(entries, start, max_jokers, seen):
             stack.append((pos, members | 1 << i, count + 1, low))
 
 
-def _pure_with_wild(cards, naturals, w, ace_high, seen):
+def _pure_with_wild(cards, naturals, w, ace_high, seen, longest=MAX_RUN):
     """Pure runs (no gaps) that include wild-rank card ``w`` standing for itself."""
     suit = cards[w].suit
     by_pos: dict[int, list[int]] = {}
@@ -353,8 +406,8 @@ def _pure_with_wild(cards, naturals, w, ace_high, seen):
             by_pos.setdefault(14, []).append(i)
     pos_w = cards[w].rank
     for wpos in [pos_w] + ([14] if ace_high and pos_w == 1 else []):
-        for lo in range(max(1, wpos - MAX_RUN + 1), wpos + 1):
-            for hi in range(max(wpos, lo + 2), min(lo + MAX_RUN - 1, 14) + 1):
+        for lo in range(max(1, wpos - longest + 1), wpos + 1):
+            for hi in range(max(wpos, lo + 2), min(lo + longest - 1, 14) + 1):
                 lists: list[list[int]] = []
                 ok = True
                 for pos in range(lo, hi + 1):

@@ -28,6 +28,8 @@ BOT_MATCH_TARGET = 10
 DEMO_PLAYER_TARGET = 10
 BOTS = [("greedy", 2), ("expert", 1), ("random", 1)]
 BOT_MATCHES_PER_VARIANT = 4
+# Room names start with the variant's name in title case ("Gin Quick Play"), or this.
+ROOM_LABELS = {"indian21": "Indian 21-card"}
 DEMO_PLAYER_MATCHES = 2
 
 # (code, name, description, granted by level, rule metric, rule threshold)
@@ -245,7 +247,7 @@ def _rooms() -> list[Room]:
     rooms = []
     for name in variants.names():
         variant = variants.get(name)
-        label = name.title()
+        label = ROOM_LABELS.get(name, name.title())
         option_names = _option_names(variant)
         for suffix, min_level, fee, turn_seconds, bots_allowed in ROOM_TIERS:
             options = {"target": 50} if suffix == "Quick Play" and "target" in option_names else {}

@@ -36,6 +36,7 @@ from engine.variants import basic as _basic  # noqa: E402
 from engine.variants import dummy as _dummy  # noqa: E402
 from engine.variants import gin as _gin  # noqa: E402
 from engine.variants import indian as _indian  # noqa: E402
+from engine.variants import indian21 as _indian21  # noqa: E402
 
 __all__ = [
     "Game",
@@ -46,6 +47,7 @@ __all__ = [
     "_dummy",
     "_gin",
     "_indian",
+    "_indian21",
     "get",
     "names",
     "register",

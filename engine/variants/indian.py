@@ -122,9 +122,9 @@ def declaration(
     return groups
 
 
-def drop_costs(options: dict) -> tuple[int, int]:
+def drop_costs(options: dict, table: dict = DROPS) -> tuple[int, int]:
     """(first drop, middle drop) points: the options' own, else the format's published."""
-    first, middle = DROPS[options["format"]]
+    first, middle = table[options["format"]]
     return options.get("first_drop") or first, options.get("middle_drop") or middle
 
 
@@ -137,6 +137,11 @@ class IndianGame(TableGame):
     "playing", "dropped", "wrong" (a wrong declaration) or "out" (eliminated from a pool)."""
 
     action_keys = _ACTION_KEYS
+    #: Cards per hand and decks; 21-card Indian (`indian21`) overrides them and the hooks
+    #: `_lay_out`, `_search`, `_declaration`, `_check`, `_score_loser` and `_settle_values`.
+    hand_size = HAND_SIZE
+    decks = 2
+    drops = DROPS
 
     def __init__(self, variant: IndianVariant, players: int, seed: str, options: dict) -> None:
         fair.commitment(seed)  # validates the seed
@@ -176,19 +181,14 @@ class IndianGame(TableGame):
         first = self._next(self.dealer)
         order = [(first + k) % n for k in range(n) if self.status[(first + k) % n] == "playing"]
         deck = fair.shuffled_deck(
-            self._seed, self.hand_number, decks=2, jokers=self.options["jokers"]
+            self._seed, self.hand_number, decks=self.decks, jokers=self.options["jokers"]
         )
         hands: list[list[Card]] = [[] for _ in range(n)]
-        dealt = HAND_SIZE * len(order)
+        dealt = self.hand_size * len(order)
         for i in range(dealt):
             hands[order[i % len(order)]].append(deck[i])
         self.hands = [sorted(h, key=sort_key) for h in hands]
-        # Issue 4: "after the deal a wild-joker rank is drawn from the stock (the cut joker)";
-        # a printed joker cut makes aces wild (the common convention).
-        self.cut = deck[dealt]
-        self.wild_rank = self.cut.rank or 1
-        self.discard = [deck[dealt + 1]]
-        self.stock = deck[: dealt + 1 : -1]
+        self._lay_out(deck, dealt)
         self.deal_points = [0] * n
         self.has_drawn = [False] * n
         self.taken: Card | None = None
@@ -196,6 +196,26 @@ class IndianGame(TableGame):
         self.reshuffles = 0
         self.phase = "draw"
         self.to_move = first
+
+    def _lay_out(self, deck: list[Card], dealt: int) -> None:
+        # Issue 4: "after the deal a wild-joker rank is drawn from the stock (the cut joker)";
+        # a printed joker cut makes aces wild (the common convention).
+        self.cut = deck[dealt]
+        self.wild_rank = self.cut.rank or 1
+        self.discard = [deck[dealt + 1]]
+        self.stock = deck[: dealt + 1 : -1]
+
+    def _search(self, hand: list[Card]) -> Search:
+        return search(hand, self.wild_rank)
+
+    def _declaration(self, rest: list[Card], s: Search) -> list[list[Card]] | None:
+        return declaration(rest, self.wild_rank, s)
+
+    def _check(self, groups: list[list[Card]]) -> str | None:
+        return check_declaration(groups, self.wild_rank, self.options)
+
+    def _wrong_cost(self) -> int:
+        return MAX_PENALTY
 
     def _end_turn(self, seat: int) -> None:
         self.taken = None
@@ -226,8 +246,41 @@ class IndianGame(TableGame):
         self.to_move = self._next(seat)
         self.phase = "draw"
 
-    def _end_deal(self, winner: int | None, kind: str, shown: list | None = None) -> None:
+    def _score_loser(self, s: int, kind: str, breakdown: list[dict]) -> dict:
+        """A seat still playing when another ends the deal: its points (on a declaration)
+        and breakdown lines; answers the grouping shown for it."""
         w = self.wild_rank
+        if kind == "declared":
+            self.deal_points[s] = penalty(self.hands[s], w, self.options["loser_grouping"])
+        best = search(self.hands[s], w)
+        mask, jokers = best.mask_of(self.hands[s])
+        costs = best.costs(mask, jokers)
+        pure = min(costs[3:])
+        if kind == "declared":
+            # The same rule as `penalty`, shown: what the hand is credited with, if anything.
+            two_sequences = self.options["loser_grouping"] == TWO_SEQUENCES
+            credited = costs[PURE_AND_TWO_RUNS] if two_sequences else pure
+            if credited < INF:
+                raw, label = credited, "ungrouped cards"
+            elif two_sequences:
+                raw = hand_points(self.hands[s], w)
+                label = "no two sequences (one pure): every card counts"
+            else:
+                raw, label = hand_points(self.hands[s], w), "no pure run: every card counts"
+            breakdown.append(_line(s, "cards", label, raw))
+            if raw > MAX_PENALTY:
+                cap = f"capped at {MAX_PENALTY}"
+                breakdown.append(_line(s, "cap", cap, MAX_PENALTY - raw))
+        flag = 3 + costs[3:].index(pure) if pure < INF else costs.index(min(costs))
+        if self.options["loser_grouping"] == TWO_SEQUENCES and costs[PURE_AND_TWO_RUNS] < INF:
+            flag = PURE_AND_TWO_RUNS
+        found, loose = best.arrangement(mask, jokers, flag)
+        return {"groups": [texts(g) for g in found], "ungrouped": texts(loose)}
+
+    def _settle_values(self, breakdown: list[dict]) -> None:
+        """Bonuses exchanged between seats once a deal has a winner (none in 13 cards)."""
+
+    def _end_deal(self, winner: int | None, kind: str, shown: list | None = None) -> None:
         groups: list = [None] * self.players
         # How each seat's points for the deal add up, line by line (they sum to its points).
         breakdown: list[dict] = []
@@ -237,7 +290,8 @@ class IndianGame(TableGame):
                 label = "dropped after drawing" if self.has_drawn[s] else "dropped before drawing"
                 breakdown.append(_line(s, "drop", label, self.deal_points[s]))
             elif self.status[s] == "wrong":
-                breakdown.append(_line(s, "wrong_declaration", "wrong declaration", MAX_PENALTY))
+                cost = self._wrong_cost()
+                breakdown.append(_line(s, "wrong_declaration", "wrong declaration", cost))
             elif s == winner:
                 label = "declared" if kind == "declared" else "last one playing"
                 breakdown.append(_line(s, kind, label, 0))
@@ -246,36 +300,12 @@ class IndianGame(TableGame):
         for s in range(self.players):
             if self.status[s] != "playing" or s == winner:
                 continue
-            if kind == "declared":
-                self.deal_points[s] = penalty(self.hands[s], w, self.options["loser_grouping"])
-            best = search(self.hands[s], w)
-            mask, jokers = best.mask_of(self.hands[s])
-            costs = best.costs(mask, jokers)
-            pure = min(costs[3:])
-            if kind == "declared":
-                # The same rule as `penalty`, shown: what the hand is credited with, if anything.
-                two_sequences = self.options["loser_grouping"] == TWO_SEQUENCES
-                credited = costs[PURE_AND_TWO_RUNS] if two_sequences else pure
-                if credited < INF:
-                    raw, label = credited, "ungrouped cards"
-                elif two_sequences:
-                    raw = hand_points(self.hands[s], w)
-                    label = "no two sequences (one pure): every card counts"
-                else:
-                    raw, label = hand_points(self.hands[s], w), "no pure run: every card counts"
-                breakdown.append(_line(s, "cards", label, raw))
-                if raw > MAX_PENALTY:
-                    cap = f"capped at {MAX_PENALTY}"
-                    breakdown.append(_line(s, "cap", cap, MAX_PENALTY - raw))
-            flag = 3 + costs[3:].index(pure) if pure < INF else costs.index(min(costs))
-            if self.options["loser_grouping"] == TWO_SEQUENCES and costs[PURE_AND_TWO_RUNS] < INF:
-                flag = PURE_AND_TWO_RUNS
-            found, loose = best.arrangement(mask, jokers, flag)
-            groups[s] = {"groups": [texts(g) for g in found], "ungrouped": texts(loose)}
+            groups[s] = self._score_loser(s, kind, breakdown)
         if shown is not None:
             groups[winner] = {"groups": [texts(g) for g in shown], "ungrouped": []}
         if winner is not None:
             self.stats[winner]["hands_won"] += 1
+            self._settle_values(breakdown)
         for s in range(self.players):
             self.scores[s] += self.deal_points[s]
         self.last_hand = {
@@ -351,10 +381,10 @@ class IndianGame(TableGame):
         hand = self.hands[seat]
         choices = self.discard_choices(seat)
         out = [{"type": "discard", "card": c.text} for c in choices]
-        s = search(hand, self.wild_rank)
+        s = self._search(hand)
         for c in choices:
             rest = [x for x in hand if x is not c]
-            groups = declaration(rest, self.wild_rank, s)
+            groups = self._declaration(rest, s)
             if groups is not None:
                 out.append(
                     {"type": "declare", "card": c.text, "groups": [texts(g) for g in groups]}
@@ -390,7 +420,7 @@ class IndianGame(TableGame):
         if self.phase != "draw":
             raise IllegalAction("wrong_phase", "you may drop only before drawing")
         self.stats[seat]["drops"] += 1
-        first, middle = drop_costs(self.options)
+        first, middle = drop_costs(self.options, self.drops)
         self._leave(seat, "dropped", middle if self.has_drawn[seat] else first)
 
     def _card(self, seat: int, text) -> Card:
@@ -433,9 +463,9 @@ class IndianGame(TableGame):
             raise IllegalAction(
                 "bad_groups", f"the groups leave out {' '.join(texts(pool))}; group all 13 cards"
             )
-        if check_declaration(shown, self.wild_rank, self.options) is not None:
+        if self._check(shown) is not None:
             self.stats[seat]["wrong_declarations"] += 1
-            self._leave(seat, "wrong", MAX_PENALTY)
+            self._leave(seat, "wrong", self._wrong_cost())
             return
         self.hands[seat] = rest
         self.discard.append(c)
@@ -446,7 +476,7 @@ class IndianGame(TableGame):
     def view(self, seat: int | None) -> dict:
         check_seat(seat, self.players, allow_none=True)
         return {
-            "variant": "indian",
+            "variant": self.variant.name,
             "seat": seat,
             "players": self.players,
             "seq": self.seq,

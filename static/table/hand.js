@@ -161,9 +161,12 @@ export function moveCard(position, zone, index) {
  * printed jokers) count. One of "short", "pure_run", "run", "set", "none". */
 function groupKind(cards) {
   const wildRank = state.view.table.wild_rank;
+  const extraWilds = state.view.table.extra_wilds || []; // 21 cards: upper and lower jokers
   const options = state.view.table.options || {};
   const largestSet = options.five_card_sets ? 5 : 4;
   if (cards.length < 3) return "short";
+  // 21 cards: three identical cards are a tunnela, which counts as a pure sequence.
+  if (state.view.table.value_cards && cards.length === 3 && cards.every((c) => c === cards[0])) return "pure_run";
   const rankOf = (c, aceHigh) => (c[0] === "A" && aceHigh ? 14 : RANK_ORDER.indexOf(c[0]) + 1);
   const isRun = (naturals, size) => new Set(naturals.map((c) => c[1])).size === 1
     && size <= RANK_ORDER.length
@@ -179,7 +182,7 @@ function groupKind(cards) {
     if (isRun(cards, cards.length)) return "pure_run";
     if (isSet(cards, cards.length)) return "set";
   }
-  const naturals = cards.filter((c) => c !== "JK" && c[0] !== wildRank);
+  const naturals = cards.filter((c) => c !== "JK" && c[0] !== wildRank && !extraWilds.includes(c));
   if (naturals.length === cards.length) return "none";
   if (!naturals.length) {
     // Wild cards only: one of the wild rank stands for itself and the rest fill its run.

@@ -192,6 +192,8 @@ const STRINGS = {
   "indian.declare_engine": "Declare (the engine groups the cards), discarding the %(card)s",
   "indian.groups": "Groups",
   "indian.ungrouped": "Ungrouped",
+  "indian21.value_cards": "Value cards: upper %(upper)s, lower %(lower)s",
+  "indian21.value_cards_wild": "Value cards (wild too): upper %(upper)s, lower %(lower)s",
   "dummy.contract": "Contract %(n)s/12: %(name)s",
   "dummy.all_done": "All twelve contracts done",
   "dummy.down": "down",
