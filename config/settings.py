@@ -440,6 +440,10 @@ KNOCK_RATING_PROVISIONAL_SIGMA = 6.5
 # Bots' pause before each turn at a tournament or league table with a person (a room's
 # tables use the room's bot_pause_ms): the pace a person can follow.
 KNOCK_EVENT_BOT_PAUSE_MS = env_int("KNOCK_EVENT_BOT_PAUSE_MS", 1000)
+# After each hand of a table with a person, the table rests (the showdown in an overlay, no
+# turn clock, bots waiting) until every person pressed "Next hand" or this many seconds
+# passed; 0: the next hand goes on at once (tables of bots only always do).
+KNOCK_NEXT_HAND_SECONDS = env_int("KNOCK_NEXT_HAND_SECONDS", 15)
 # XP for what happens in a finished match (admins tune levels; these tune the pace).
 KNOCK_XP = {"played": 10, "won": 30, "hand_won": 2, "gin": 10, "big_gin": 25, "undercut": 10}
 # Tournament prizes (tournaments.services.finish): the house keeps this percentage of the

@@ -16,8 +16,9 @@ pre-committed server seeds. The check:
 2. every hand is dealt again from the deal seed, `engine.fair.deal_seed(seed,
    client_seeds)` (printed: each seat's cards and the upcard);
 3. every move is replayed through the rules and must be legal (printed, one per line);
-4. the replayed result must equal the published one (for a forfeit: the log stops before
-   the end, where the forfeit says, with the table's scores at that moment).
+4. the replayed result must equal the published one (a resign is a move, so its result is
+   replayed too; for any other forfeit: the log stops before the end, where the forfeit
+   says, with the table's scores at that moment).
 
 Exit status: 0 when everything matches, 1 on the first mismatch (said on stderr), 2 when
 the document cannot be read. Needs only this package: no Django, no database, no network.
@@ -154,7 +155,9 @@ def verify(doc: Document, out: TextIO, *, quiet: bool = False) -> None:
             raise Mismatch(f"move {number} by seat {move['seat']} is illegal: {exc}") from None
         say(f"  move {number:>4}  seat {move['seat']}  {json.dumps(move['action'])}  legal")
     forfeit = doc.result.get("forfeit") if isinstance(doc.result, dict) else None
-    if forfeit:
+    # A resign is a move: the replay ends the match, and its result must be the published
+    # one. Any other forfeit stopped a match the log leaves unfinished.
+    if forfeit and not game.over:
         _check_forfeit(game, forfeit, len(doc.moves), doc.result, say)
         return
     if not game.over:

@@ -241,3 +241,64 @@ class MatchActions(APIView):
             action=data.validated_data["action"],
         )
         return Response(selectors.match_view(match, player))
+
+
+class _MatchControl(APIView):
+    """A seat's action that is no turn; the answer is the caller's view."""
+
+    service = None
+
+    def post(self, request, pk: int):
+        player = services.player_for_user(request.user)
+        match = type(self).service(match_id=pk, player=player)
+        return Response(selectors.match_view(match, player))
+
+
+class MatchResign(_MatchControl):
+    """Resign the match: at any moment, in turn or not. Recorded as an engine move
+    (`{"type": "resign"}`) so the log replays to the result; the resigner places last."""
+
+    service = staticmethod(services.match_resign)
+
+    @extend_schema(
+        request=None,
+        responses={
+            200: MatchViewSerializer,
+            409: error("The match is over already (`match_over`): nothing changed."),
+        },
+    )
+    def post(self, request, pk: int):
+        return super().post(request, pk)
+
+
+class MatchAbort(_MatchControl):
+    """Call a room's match off before its first move: no rating, no XP, fees refunded."""
+
+    service = staticmethod(services.match_abort)
+
+    @extend_schema(
+        request=None,
+        responses={
+            200: MatchViewSerializer,
+            409: error(
+                "The first move was played (`match_started`: resign instead), the match is "
+                "a tournament's or a league's (`abort_not_allowed`) or over (`match_over`)."
+            ),
+        },
+    )
+    def post(self, request, pk: int):
+        return super().post(request, pk)
+
+
+class MatchNextHand(_MatchControl):
+    """Ready for the next hand while the table rests between hands; the last person ready
+    starts it. Pressed when the table is not resting it changes nothing."""
+
+    service = staticmethod(services.match_next_hand)
+
+    @extend_schema(
+        request=None,
+        responses={200: MatchViewSerializer, 409: error("The match is over (`match_over`).")},
+    )
+    def post(self, request, pk: int):
+        return super().post(request, pk)

@@ -17,4 +17,7 @@ urlpatterns = [
     path("matches/<int:pk>/", api.MatchDetail.as_view(), name="api-match"),
     path("matches/<int:pk>/document/", api.MatchDocumentView.as_view(), name="api-match-document"),
     path("matches/<int:pk>/actions/", api.MatchActions.as_view(), name="api-match-actions"),
+    path("matches/<int:pk>/resign/", api.MatchResign.as_view(), name="api-match-resign"),
+    path("matches/<int:pk>/abort/", api.MatchAbort.as_view(), name="api-match-abort"),
+    path("matches/<int:pk>/next-hand/", api.MatchNextHand.as_view(), name="api-match-next-hand"),
 ]

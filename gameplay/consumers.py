@@ -21,7 +21,10 @@ missed one (a gap): it re-reads its view over HTTP. It does the same after recon
 
 Frames from the client: `{"type": "act", "seq", "action", "ref"}` goes through
 `gameplay.services.match_act` exactly as `POST /api/matches/<id>/actions/` does;
-`{"type": "resync"}` asks for the view again. Each frame type is rate-limited per
+`{"type": "resync"}` asks for the view again; `{"type": "resign", "ref"}`,
+`{"type": "abort", "ref"}` and `{"type": "next_hand", "ref"}` go through
+`gameplay.services.match_resign`, `match_abort` and `match_next_hand` as their HTTP
+endpoints do, answered with a view or an error frame. Each frame type is rate-limited per
 connection (`config.sockets.LimitedSocket`, `KNOCK_SOCKET_LIMITS["match"]`): over the
 limit, an error frame `rate_limited` and a close with code 4429.
 
@@ -49,8 +52,21 @@ from gameplay.models import Match, Player
 logger = logging.getLogger(__name__)
 
 # A version orders by seq, then by status (a forfeit or a dispute changes no seq), then by
-# the claim window (`live.window_stage`: a window the bots let pass closes with no move).
-STATUS_ORDER = {Match.Status.ACTIVE: 0, Match.Status.FINISHED: 1, Match.Status.DISPUTED: 2}
+# the stage within the move (`live.stage`: the rest between hands, each Next hand pressed,
+# its end, a claim window the bots let pass closing with no move).
+STATUS_ORDER = {
+    Match.Status.ACTIVE: 0,
+    Match.Status.FINISHED: 1,
+    Match.Status.DISPUTED: 2,
+    Match.Status.ABORTED: 3,
+}
+
+# Frames that are no turn, each the service its HTTP endpoint calls.
+CONTROLS = {
+    "resign": services.match_resign,
+    "abort": services.match_abort,
+    "next_hand": services.match_next_hand,
+}
 
 
 def version_of(seq: int, status: str, window: int = 0) -> tuple[int, int, int]:
@@ -145,7 +161,7 @@ class MatchConsumer(LimitedSocket, AsyncJsonWebsocketConsumer):
 
     async def _send_view(self, view: dict, ref=None, force: bool = False) -> None:
         """Send a view built for this seat; the caller holds `self.sending`."""
-        window = live.window_stage(view.get("claim_deadline"))
+        window = live.stage(view.get("claim_deadline"), view.get("hand_break"))
         version = version_of(view["seq"], view["status"], window)
         if not force and self.version is not None and version <= self.version:
             return
@@ -181,10 +197,14 @@ class MatchConsumer(LimitedSocket, AsyncJsonWebsocketConsumer):
             await self.send_view(force=True)
         elif kind == "act":
             await self._act(content)
+        elif kind in CONTROLS:
+            await self._control(content.get("ref"), CONTROLS[kind])
         else:
             await self.refuse(
                 content.get("ref") if isinstance(content, dict) else None,
-                DomainError('A frame is {"type": "act", ...} or {"type": "resync"}.'),
+                DomainError(
+                    'A frame is {"type": "act", ...}, "resign", "abort", "next_hand" or "resync".'
+                ),
             )
 
     async def _act(self, content: dict) -> None:
@@ -206,6 +226,24 @@ class MatchConsumer(LimitedSocket, AsyncJsonWebsocketConsumer):
                 await self.refuse(ref, exc)
                 return
             await self._send_view(view, ref=ref, force=True)
+
+    async def _control(self, ref, service) -> None:
+        """Resign, call off or Next hand: the same services as their HTTP endpoints, the
+        answer a view (with the frame's `ref`) or an error frame."""
+        if self.player is None or self.seat is None:
+            await self.refuse(ref, DomainError("Spectators cannot act.", code="not_seated"))
+            return
+        async with self.sending:
+            try:
+                view = await live.run_db(self._control_and_view, service)
+            except DomainError as exc:
+                await self.refuse(ref, exc)
+                return
+            await self._send_view(view, ref=ref, force=True)
+
+    def _control_and_view(self, service) -> dict:
+        match = service(match_id=self.match_id, player=self.player)
+        return selectors.match_view(match, self.player)
 
     def _act_and_view(self, seq: int, action: dict) -> dict:
         """The move through the same service as HTTP, and the answer built from the match

@@ -1,8 +1,10 @@
 """Live tables: how a committed move reaches the sockets of the people at the table.
 
-Every push is versioned by the match's `(seq, status, window)`: `window` is 1 once no claim
-window is waiting (`Match.claim_deadline` is None), so a window that closes early (the bots
-at the table let the discard pass: no move, no new seq) is a version too (`version`).
+Every push is versioned by the match's `(seq, status, stage)`: `stage` (`stage`) rises
+within one move number: negative while the table rests between hands (one more for each
+Next hand pressed), then 1 once no claim window is waiting (`Match.claim_deadline` is
+None), so the end of a rest and a window that closes early (the bots at the table let the
+discard pass) are versions too, with no move and no new seq.
 After a move commits, every web process is told the new version (`announce`); each
 consumer at that match then builds its own seat's view with
 `gameplay.selectors.match_view` and sends it (`gameplay/consumers.py`). A consumer that
@@ -62,15 +64,39 @@ def feed_configured() -> bool:
     return bool(settings.REDIS_URL)
 
 
+# The stages of a move number while the table rests between hands: below every stage of
+# play, one more for each person who pressed Next hand.
+REST_STAGE = -10
+
+
 def window_stage(claim_deadline) -> int:
-    """A version's last part: 0 while a claim window waits for its deadline, else 1. Within
-    one move number it only ever goes from 0 to 1 (a window opens only with a move)."""
+    """The claim window's part of a stage: 0 while a window waits for its deadline, else 1.
+    Within one move number it only ever goes from 0 to 1 (a window opens only with a move)."""
     return 0 if claim_deadline is not None else 1
+
+
+def stage(claim_deadline, hand_break) -> int:
+    """A version's last part, rising within one move number: while the table rests between
+    hands (`hand_break`, the view's or the row's `{"ready": [...]}`), `REST_STAGE` plus how
+    many pressed Next hand; once play resumes, `window_stage` (a rest ends with no move,
+    and a claim window then counts down, so it may close with none either)."""
+    if hand_break is not None:
+        return REST_STAGE + len(hand_break["ready"])
+    return window_stage(claim_deadline)
+
+
+def _stage_of_row(claim_deadline, hand_break_until, hand_break_ready) -> int:
+    rest = None if hand_break_until is None else {"ready": hand_break_ready}
+    return stage(claim_deadline, rest)
 
 
 def version(match: Match) -> tuple[int, str, int]:
     """What `announce` publishes and the watcher compares for a match."""
-    return match.seq, match.status, window_stage(match.claim_deadline)
+    return (
+        match.seq,
+        match.status,
+        _stage_of_row(match.claim_deadline, match.hand_break_until, match.hand_break_ready),
+    )
 
 
 def announce(matches: list[Match]) -> None:
@@ -132,9 +158,12 @@ def _feed_client() -> redis.Redis:
 
 def _versions(match_ids: list[int]) -> dict[int, tuple[int, str, int]]:
     rows = Match.objects.filter(pk__in=match_ids).values_list(
-        "pk", "seq", "status", "claim_deadline"
+        "pk", "seq", "status", "claim_deadline", "hand_break_until", "hand_break_ready"
     )
-    return {pk: (seq, status, window_stage(deadline)) for pk, seq, status, deadline in rows}
+    return {
+        pk: (seq, status, _stage_of_row(deadline, until, ready))
+        for pk, seq, status, deadline, until, ready in rows
+    }
 
 
 class SeqWatcher:

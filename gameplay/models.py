@@ -504,6 +504,9 @@ class Match(models.Model):
         ACTIVE = "active", "Active"
         FINISHED = "finished", "Finished"
         DISPUTED = "disputed", "Disputed"
+        # Called off before its first move (`gameplay.services.match_abort`): no result,
+        # no rating, no XP, the entry fees refunded.
+        ABORTED = "aborted", "Aborted"
 
     room = models.ForeignKey(Room, null=True, blank=True, on_delete=models.SET_NULL)
     variant = models.CharField(max_length=16, choices=variant_choices)
@@ -573,6 +576,17 @@ class Match(models.Model):
         blank=True,
         help_text="The last claim window whose bots were asked (each window once).",
     )
+    hand_break_until = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="Resting between hands: when the next hand starts at the latest.",
+    )
+    hand_break_ready = models.JSONField(
+        default=list,
+        db_default=[],
+        blank=True,
+        help_text="The seats that pressed Next hand during the current rest.",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)
     finalized_at = models.DateTimeField(null=True, blank=True)
@@ -595,6 +609,12 @@ class Seat(models.Model):
     index = models.PositiveSmallIntegerField()
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="seats")
     timeouts = models.PositiveSmallIntegerField(default=0)
+    last_timeout = models.JSONField(
+        default=dict,
+        db_default={},
+        blank=True,
+        help_text="What the table played when the time last ran out: {seq, action}.",
+    )
     score = models.IntegerField(null=True, blank=True)
     placement = models.PositiveSmallIntegerField(null=True, blank=True)
     forfeited = models.BooleanField(default=False)

@@ -191,9 +191,17 @@ def match_view(match: Match, player: Player | None, seats: list[Seat] | None = N
     table = game.view(mine)
     hand = table.pop("hand")
     finished = match.status != Match.Status.ACTIVE
-    your_turn = not finished and mine is not None and match.to_move == mine
+    your_turn = (
+        not finished
+        and mine is not None
+        and match.to_move == mine
+        and match.hand_break_until is None
+    )
+    resting = match.hand_break_until is not None and not finished
     # Another seat may have actions too while a claim window is open (Dummy's cut-ins).
-    legal = game.legal_actions(mine) if not finished and mine is not None else []
+    # Nobody has any while the table rests between hands.
+    playing = not finished and not resting and mine is not None
+    legal = game.legal_actions(mine) if playing else []
     view = {
         "id": match.pk,
         "variant": match.variant,
@@ -203,7 +211,10 @@ def match_view(match: Match, player: Player | None, seats: list[Seat] | None = N
         "seat": mine,
         "to_move": match.to_move,
         "your_turn": your_turn,
-        "turn_deadline": match.turn_deadline.isoformat() if match.turn_deadline else None,
+        # No turn clock runs while the table rests (the rest's end is `hand_break.until`).
+        "turn_deadline": (
+            match.turn_deadline.isoformat() if match.turn_deadline and not resting else None
+        ),
         "claim_deadline": match.claim_deadline.isoformat() if match.claim_deadline else None,
         "legal_actions": legal,
         "hand": hand,
@@ -220,10 +231,25 @@ def match_view(match: Match, player: Player | None, seats: list[Seat] | None = N
             for seat in seats
         ],
         "scores": table["scores"],
+        # Between hands: until when the table rests and who pressed Next hand already.
+        "hand_break": (
+            {"until": match.hand_break_until.isoformat(), "ready": match.hand_break_ready}
+            if resting
+            else None
+        ),
+        # Before the first move a person may call a room's match off (services.match_abort).
+        "can_abort": not finished and mine is not None and match.seq == 0 and bool(match.room_id),
+        "max_timeouts": match.max_timeouts,
+        # The latest move, for the table's last-move line (public: the table shows it).
+        "last_move": game.last_move(),
         "commitment": match.commitment,
         # Public from the start: without the server seed they tell nobody anything.
         "client_seeds": match.client_seeds,
     }
+    if mine is not None and seats[mine].last_timeout:
+        # The move the table played for this seat when its time last ran out (its own
+        # seat only: the others see the count).
+        view["last_timeout"] = seats[mine].last_timeout
     if any(action["type"] in ("knock", "big_gin") for action in legal):
         view["knock_options"] = knock_options(hand, legal)
     if finished:
@@ -246,8 +272,9 @@ def published_moves(match: Match) -> list[dict]:
 
 def match_document(match: Match) -> dict | None:
     """Everything a third party needs to check a finished match, as one JSON document:
-    what `python -m engine.verify` reads. None while the match is being played."""
-    if match.status == Match.Status.ACTIVE:
+    what `python -m engine.verify` reads. None while the match is being played, and for a
+    match called off before its first move (nothing was played to check)."""
+    if match.status in (Match.Status.ACTIVE, Match.Status.ABORTED):
         return None
     seats = sorted(match.seats.all(), key=lambda s: s.index)
     return {

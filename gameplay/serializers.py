@@ -192,6 +192,18 @@ class MoveSerializer(serializers.Serializer):
     auto = serializers.BooleanField(required=False, help_text="A timed-out seat's move.")
 
 
+class HandBreakSerializer(serializers.Serializer):
+    until = serializers.DateTimeField(help_text="When the next hand starts at the latest.")
+    ready = serializers.ListField(
+        child=serializers.IntegerField(), help_text="Seats that pressed Next hand."
+    )
+
+
+class LastTimeoutSerializer(serializers.Serializer):
+    seq = serializers.IntegerField(help_text="The move number of the move played for you.")
+    action = serializers.DictField()
+
+
 class MatchViewSerializer(serializers.Serializer):
     """One seat's view of a match; the last five fields appear once it has ended."""
 
@@ -209,6 +221,24 @@ class MatchViewSerializer(serializers.Serializer):
     table = serializers.DictField(help_text="The variant's public table, hidden cards removed.")
     seats = SeatViewSerializer(many=True)
     scores = serializers.ListField(child=serializers.IntegerField())
+    hand_break = HandBreakSerializer(
+        allow_null=True,
+        help_text=(
+            "Set while the table rests between hands: no move is accepted (409 "
+            "`between_hands`) and no clock runs until everyone pressed Next hand or `until`."
+        ),
+    )
+    can_abort = serializers.BooleanField(
+        help_text="The caller may call the match off (a room's match before its first move)."
+    )
+    max_timeouts = serializers.IntegerField(help_text="Timed-out turns that forfeit a seat.")
+    last_move = serializers.DictField(
+        allow_null=True, help_text="The latest move, {seat, action}; null before the first."
+    )
+    last_timeout = LastTimeoutSerializer(
+        required=False,
+        help_text="The caller's seat only: what the table played when its time last ran out.",
+    )
     commitment = serializers.CharField(help_text="SHA-256 of the seed, public from the start.")
     client_seeds = serializers.ListField(
         child=serializers.CharField(allow_null=True),

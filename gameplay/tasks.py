@@ -22,6 +22,12 @@ def turn_timeout(match_id: int, seq: int) -> str:
     return services.match_timeout(match_id=match_id, seq=seq)
 
 
+@shared_task(name=jobs.HAND_BREAK_END, **RETRY)
+def hand_break_end(match_id: int, seq: int) -> str:
+    """The rest between hands is over: play resumes (unless everyone was ready first)."""
+    return services.match_hand_break_end(match_id=match_id, seq=seq)
+
+
 @shared_task(name=jobs.FINALIZE_MATCH, **RETRY)
 def finalize_match(*match_ids: int) -> int:
     """Finalize one or many finished matches; returns how many this delivery finalized."""
@@ -58,13 +64,15 @@ def sweep_turn_deadlines() -> int:
     overdue = list(
         Match.objects.filter(status=Match.Status.ACTIVE, turn_deadline__lt=now)
         .annotate(bot=Exists(bot_to_move))
-        .values_list("pk", "seq", "bot")
+        .values_list("pk", "seq", "bot", "hand_break_until")
     )
-    bots = [match_id for match_id, _, bot in overdue if bot]
+    bots = [match_id for match_id, _, bot, rest in overdue if bot and rest is None]
     if bots:
         play_bots.delay(*bots)
-    for match_id, seq, bot in overdue:
-        if not bot:
+    for match_id, seq, bot, rest in overdue:
+        if rest is not None:
+            hand_break_end.delay(match_id, seq)
+        elif not bot:
             turn_timeout.delay(match_id, seq)
     unfinalized = list(
         Match.objects.filter(

@@ -81,15 +81,22 @@ def lobby(request):
 @require_POST
 def room_play(request, room_id: int):
     """The lobby's Play buttons: the same service as POST /api/rooms/<id>/play/. A player
-    already at as many tables as the room allows is taken back to one instead."""
+    already at as many tables as the room allows stays in the lobby, told to leave a table
+    first (the lobby links to it)."""
     player = services.player_for_user(request.user)
     room = Room.objects.filter(pk=room_id, active=True).first()
     if room is None:
         raise Http404("No such room.")
     table = services.room_table_full(player=player, room=room)
     if table is not None:
-        messages.info(request, _("You are already at a table: here it is."))
-        return redirect("match-table", match_id=table)
+        messages.warning(
+            request,
+            _(
+                "You are already at a table in this room. Leave it first (Resign, or Call off "
+                "before its first move), then sit at another."
+            ),
+        )
+        return redirect("lobby")
     try:
         outcome = services.room_play(
             player=player,
@@ -306,6 +313,13 @@ def match_table(request, match_id: int):
                 "socket": f"/ws/matches/{match.pk}/" if request.user.is_authenticated else "",
                 "api": reverse("api-match", args=[match.pk]),
                 "actions": reverse("api-match-actions", args=[match.pk]),
+                "controls": {
+                    "resign": reverse("api-match-resign", args=[match.pk]),
+                    "abort": reverse("api-match-abort", args=[match.pk]),
+                    "next_hand": reverse("api-match-next-hand", args=[match.pk]),
+                },
+                # The table rests between hands (the overlay holds the next deal).
+                "rest_seconds": settings.KNOCK_NEXT_HAND_SECONDS,
                 "document": reverse("api-match-document", args=[match.pk]),
                 "verify": f"{reverse('verify')}?match={match.pk}",
                 "lobby": reverse("lobby"),
@@ -389,6 +403,8 @@ def match_outcome(match, mine, others) -> dict:
         return {"kind": "live", "verb": "Playing", "score": ""}
     if match.status == Match.Status.DISPUTED:
         return {"kind": "other", "verb": "Disputed", "score": ""}
+    if match.status == Match.Status.ABORTED:
+        return {"kind": "other", "verb": _("Called off"), "score": ""}
     score = _match_score(match, mine, others)
     if len(others) > 1:  # a table of three or more: a place, then everyone's score
         verb = "Won" if mine.placement == 1 else f"Finished {_ordinal(mine.placement or 0)}"

@@ -15,6 +15,8 @@ from config.celery import app as celery_app
 # Bots at event tables play at once in tests, as the factories' rooms do (bot_pause_ms=0):
 # here for the worker and server processes tests start, `event_bots_at_once` for this one.
 os.environ.setdefault("KNOCK_EVENT_BOT_PAUSE_MS", "0")
+# Hands follow one another at once unless a test asks for the rest between them.
+os.environ.setdefault("KNOCK_NEXT_HAND_SECONDS", "0")
 
 
 @pytest.fixture(autouse=True)
@@ -26,6 +28,7 @@ def fast_password_hashing(settings):
 @pytest.fixture(autouse=True)
 def event_bots_at_once(settings):
     settings.KNOCK_EVENT_BOT_PAUSE_MS = int(os.environ["KNOCK_EVENT_BOT_PAUSE_MS"])
+    settings.KNOCK_NEXT_HAND_SECONDS = int(os.environ["KNOCK_NEXT_HAND_SECONDS"])
 
 
 @pytest.fixture(autouse=True)

@@ -8,11 +8,19 @@ progress; actions and views are plain JSON so an API can pass them through untou
 from __future__ import annotations
 
 import abc
+import copy
 from dataclasses import dataclass
 from typing import Any
 
+from engine.errors import IllegalAction
+
 # Keys a published move may carry besides seat and action; replay ignores them.
 MOVE_EXTRAS = {"number", "at", "auto"}
+
+# Any seat may play it at any moment of a match that is not over, in every variant: the
+# seat forfeits. It is never in `legal_actions` (no bot resigns, and a table offers it
+# behind a confirmation of its own).
+RESIGN = {"type": "resign"}
 
 
 @dataclass(frozen=True)
@@ -76,6 +84,49 @@ class Game(abc.ABC):
     @abc.abstractmethod
     def apply(self, action: dict, seat: int | None = None) -> None:
         """Play ``action`` for ``seat`` (default: the seat to move)."""
+
+    def last_move(self) -> dict | None:
+        """The latest move of the hand in play as the log holds it (``{"seat", "action"}``),
+        or None before its first: every action is public once played (a table shows it as
+        it happens). The move that ended the last hand is that hand's showdown's, not this
+        one's (its card may have been dealt again). Variants set ``hand_start`` (the move
+        number where the current hand began) as they deal during a move."""
+        if not self._moves or self.seq == getattr(self, "hand_start", 0):
+            return None
+        seat, action = self._moves[-1]
+        return {"seat": seat, "action": copy.deepcopy(action)}
+
+    def _resigned(self, action, seat: int | None) -> bool:
+        """Play ``action`` if it is a resign (True), from any seat, in turn or not.
+
+        The resigning seat places last and the others rank by their totals so far, as the
+        variant ranks a forfeit (`Variant.forfeit_placements`); the result names it under
+        ``forfeit`` with reason ``resigned`` and the move number it ended the match at, so
+        everything that reads a forfeit reads a resign alike, and a replay of the log
+        reproduces the result. Subclasses call this first in `apply` and hold ``variant``,
+        ``players``, ``options``, ``scores``, ``phase``, ``seq`` and ``_moves``.
+        """
+        if type(action) is not dict or action.get("type") != "resign":
+            return False
+        if action != RESIGN:
+            raise IllegalAction("bad_action", "a 'resign' action has exactly the keys ['type']")
+        if self.over:
+            raise IllegalAction("match_over", "the match is over")
+        seat = self.to_move if seat is None else seat
+        if type(seat) is not int or not 0 <= seat < self.players:
+            raise ValueError(f"seat must be an integer from 0 to {self.players - 1}, got {seat!r}")
+        scores = list(self.scores)
+        places = self.variant.forfeit_placements(scores, seat, self.options)
+        self.over, self.to_move, self.phase = True, None, "over"
+        self.seq += 1
+        self._moves.append((seat, dict(RESIGN)))
+        self.result = {
+            "winner": places.index(1) if places.count(1) == 1 else None,
+            "scores": scores,
+            "placements": places,
+            "forfeit": {"seat": seat, "reason": "resigned", "seq": self.seq},
+        }
+        return True
 
     @abc.abstractmethod
     def view(self, seat: int | None) -> dict:

@@ -262,7 +262,10 @@ class DummyGame(Game):
 
     def apply(self, action: dict, seat: int | None = None) -> None:
         """Validate everything first, then change state, so an illegal action changes nothing.
-        A ``claim`` may come from any seat; every other action only from the seat to move."""
+        A ``claim`` (or a resign) may come from any seat; every other action only from the
+        seat to move."""
+        if self._resigned(action, seat):
+            return
         mover = self.to_move if seat is None else seat
         if seat is not None:
             check_seat(seat, self.players, allow_none=True)
@@ -270,6 +273,7 @@ class DummyGame(Game):
             raise IllegalAction("match_over", "the match is over")
         kind = check_action(action, _ACTION_KEYS)
         recorded = copy_json(action)
+        number = self.hand_number
         if kind == "claim":
             self._claim(mover)
         else:
@@ -287,6 +291,8 @@ class DummyGame(Game):
                 self._discard(mover, action["card"])
         self.seq += 1
         self._moves.append((mover, recorded))
+        if self.hand_number != number:
+            self.hand_start = self.seq
 
     def legal_actions(self, seat: int) -> list[dict]:
         """The seat to move: its draws; after drawing, one contract lay-down (the engine's

@@ -183,6 +183,8 @@ class GinGame(Game):
 
     def apply(self, action: dict, seat: int | None = None) -> None:
         """Validate everything first, then change state, so an illegal action changes nothing."""
+        if self._resigned(action, seat):
+            return
         mover = self.to_move  # None exactly when the match is over
         if seat is not None and (seat != mover or type(seat) is not int):
             self._check_seat(seat, allow_none=True)

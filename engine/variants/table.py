@@ -104,6 +104,8 @@ class TableGame(Game):
 
     def apply(self, action: dict, seat: int | None = None) -> None:
         """Validate everything first, then change state, so an illegal action changes nothing."""
+        if self._resigned(action, seat):
+            return
         mover = self.to_move
         if seat is not None and (seat != mover or type(seat) is not int):
             check_seat(seat, self.players, allow_none=True)
@@ -115,9 +117,12 @@ class TableGame(Game):
             raise IllegalAction("match_over", "the match is over")
         kind = check_action(action, self.action_keys)
         recorded = copy_json(action)
+        number = self.hand_number
         self._act(mover, kind, action)
         self.seq += 1
         self._moves.append((mover, recorded))
+        if self.hand_number != number:
+            self.hand_start = self.seq
 
     @abc.abstractmethod
     def _act(self, seat: int, kind: str, action: dict) -> None:

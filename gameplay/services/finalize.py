@@ -44,9 +44,12 @@ def match_verify(*, match: Match) -> str | None:
     if replayed.seq != match.seq:
         return f"replay reached move {replayed.seq}, stored {match.seq}"
     forfeit = (match.result or {}).get("forfeit")
-    if forfeit:
-        if replayed.over or forfeit["seq"] != match.seq:
-            return "forfeit recorded for a match the log shows as over or elsewhere"
+    # A resign is an engine move: its replay ends the match with the stored result. The
+    # server's forfeits (timeouts, walkovers, disqualifications) stop a match the log
+    # leaves unfinished, at the seq where they were recorded.
+    if forfeit and not replayed.over:
+        if forfeit["seq"] != match.seq:
+            return "forfeit recorded elsewhere than where the log stops"
         return None
     if not replayed.over:
         return "replay does not end the match"

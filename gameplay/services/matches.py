@@ -15,6 +15,7 @@ from config.db import bulk_insert, bulk_update
 from config.errors import Conflict, DomainError, NotAllowed, NotFound
 from config.jobs import discard, enqueue, enqueue_many
 from engine import IllegalAction, fair, variants
+from engine.variants.base import RESIGN
 from gameplay import games, jobs, live, selectors
 from gameplay.models import Match, Player, Room, Seat
 from gameplay.services import claims
@@ -35,6 +36,8 @@ STORED_FIELDS = [
     "claim_window",
     "claim_deadline",
     "bot_claims_window",
+    "hand_break_until",
+    "hand_break_ready",
     "status",
     "result",
     "finished_at",
@@ -228,12 +231,25 @@ def match_act(*, match_id: int, player: Player, seq: int, action: dict) -> Match
             )
         if not isinstance(action, dict):
             raise IllegalMove("An action is a JSON object.", code="bad_action")
+        if action.get("type") == "resign":
+            raise IllegalMove(
+                "Resigning is not a turn: POST /api/matches/<id>/resign/ (or the socket's "
+                '{"type": "resign"}).',
+                code="resign_separately",
+            )
         game = games.load(match)
         # Another seat's turn: only what the engine lists for this seat. A claim the engine
         # refuses says why (already claimed, own discard, window closed, ...).
         out_of_turn = match.to_move != seat.index and action.get("type") != "claim"
         if out_of_turn and action not in game.legal_actions(seat.index):
             raise NotAllowed("It is not your turn.", code="not_your_turn")
+        if match.hand_break_until is not None:
+            raise Conflict(
+                "The table rests between hands: the next one starts when everyone pressed "
+                "Next hand, or when the countdown ends.",
+                code="between_hands",
+                details={"until": match.hand_break_until.isoformat()},
+            )
         if claims.holds(match, action):
             raise Conflict(
                 "Others may still claim the discard: draw from the stock once the window closes.",
@@ -241,6 +257,83 @@ def match_act(*, match_id: int, player: Player, seq: int, action: dict) -> Match
                 details={"claim_deadline": match.claim_deadline.isoformat()},
             )
         _apply(match, game, [(seat.index, action, False)])
+    return match
+
+
+def _seated_locked(match_id: int, player: Player) -> tuple[Match, Seat]:
+    """The match, locked, with its seats, and the player's seat; 404 for anyone else, 409
+    once it is over. The caller holds a transaction."""
+    # The match row serialises every write to one match across processes: of a resign and
+    # the last move, or two resigns, sent at once, the second finds the match over.
+    match = next(iter(selectors.matches_with_seats([match_id], for_update=True)), None)
+    seat = next((s for s in match.seats.all() if s.player_id == player.pk), None) if match else None
+    if match is None or seat is None:
+        raise NotFound("No such match.")
+    if match.status != Match.Status.ACTIVE:
+        raise Conflict("The match is over.", code="match_over")
+    return match, seat
+
+
+def match_resign(*, match_id: int, player: Player) -> Match:
+    """The player gives up the match, at any moment, in turn or not: an engine move
+    (`engine.variants.base.RESIGN`), so the log replays to the result and finalize checks
+    it. The resigner places last and is marked forfeited: no XP for anyone at the table, as
+    for every forfeit; ratings and the pot follow the placements."""
+    with transaction.atomic():
+        match, seat = _seated_locked(match_id, player)
+        game = games.load(match)
+        _apply(match, game, [(seat.index, dict(RESIGN), False)])
+    return match
+
+
+def match_abort(*, match_id: int, player: Player) -> Match:
+    """Call a room's match off before its first move: it ends `aborted`, with no result to
+    rate, no XP and every person's entry fee booked back. Tournament and league matches
+    belong to their events (409 `abort_not_allowed`); after the first move, resign (409
+    `match_started`)."""
+    with transaction.atomic():
+        match, seat = _seated_locked(match_id, player)
+        if match.room_id is None:
+            raise Conflict(
+                "A tournament or league match cannot be called off: resign instead.",
+                code="abort_not_allowed",
+            )
+        if match.seq > 0:
+            raise Conflict(
+                "The first move has been played: the match can no longer be called off, "
+                "only resigned.",
+                code="match_started",
+                details={"seq": match.seq},
+            )
+        match.status = Match.Status.ABORTED
+        match.result = {"aborted": {"seat": seat.index}}
+        match.finished_at = timezone.now()
+        match.to_move = match.turn_deadline = match.claim_deadline = None
+        match.hand_break_until, match.hand_break_ready = None, []
+        match.state = b""
+        match.save(
+            update_fields=[
+                "status",
+                "result",
+                "finished_at",
+                "to_move",
+                "turn_deadline",
+                "claim_deadline",
+                "hand_break_until",
+                "hand_break_ready",
+                "state",
+            ]
+        )
+        for other in match.seats.all() if match.entry_fee else ():
+            if not other.player.is_bot:
+                coins_book(
+                    player_id=other.player_id,
+                    amount=match.entry_fee,
+                    reason=f"Entry fee back, match {match.pk} called off",
+                    key=f"match:{match.pk}:refund",
+                )
+        discard(jobs.TURN_TIMEOUT, first_args=[match.pk])
+        live.announce([match])
     return match
 
 
@@ -259,6 +352,7 @@ def _claim_in_window(match: Match, seq: int, action) -> bool:
 def _apply(match: Match, game, actions: Iterable[tuple[int, dict, bool]]) -> None:
     """Apply actions in order, append them to the log and store the new state."""
     moves = []
+    hand = game.hand_number
     for seat_index, action, automatic in actions:
         try:
             game.apply(action, seat=seat_index)
@@ -266,19 +360,20 @@ def _apply(match: Match, game, actions: Iterable[tuple[int, dict, bool]]) -> Non
             raise IllegalMove(exc.message, code=exc.code) from None
         move = {"seat": seat_index, "action": action}
         moves.append({**move, "auto": True} if automatic else move)
-    _store_many([(match, game, moves)])
+    _store_many([(match, game, moves)], hands={match.pk: hand})
 
 
-def _store_many(played: list[tuple[Match, object, list[dict]]]) -> None:
+def _store_many(played: list[tuple[Match, object, list[dict]]], *, hands: dict[int, int]) -> None:
     """Append already-applied moves to each match's log and store the state they led to.
 
     The caller holds the match row locks (and has the seats loaded). The moves are
     appended to the stored log in the database; a log the caller read is extended too.
-    Finished matches go to finalize in one task.
+    Finished matches go to finalize in one task. `hands`: each match's hand number before
+    these moves; a match whose moves ended a hand rests before the next (`_rests`).
     """
     now = timezone.now()
     stamp = now.isoformat(timespec="milliseconds")
-    finished, placed, turns, claimed, appended = [], [], [], [], []
+    finished, placed, turns, claimed, appended, rests = [], [], [], [], [], []
     counted = Counter()
     for match, game, moves in played:
         bot_seats = {seat.index for seat in match.seats.all() if seat.player.is_bot}
@@ -296,13 +391,18 @@ def _store_many(played: list[tuple[Match, object, list[dict]]]) -> None:
         # A finished match's state is its log: the cache is kept only while it is played
         # (a finished table's view replays it; finalize replays it anyway).
         match.state = b"" if game.over else games.dump(game)
-        if claims.bots_to_ask(match, game, bot_seats):
+        resting = not game.over and game.hand_number != hands[match.pk] and _rests(match)
+        if claims.bots_to_ask(match, game, bot_seats) and not resting:
             claimed.append(match)
-        if game.over:
+        if resting:
+            _rest(match, now)
+            rests.append(match)
+        elif game.over:
             match.status = Match.Status.FINISHED
             match.result = game.result
             match.finished_at = now
             match.turn_deadline = None
+            match.hand_break_until, match.hand_break_ready = None, []
             placed += _placed_seats(match, game.result)
             finished.append(match.pk)
         else:
@@ -314,7 +414,7 @@ def _store_many(played: list[tuple[Match, object, list[dict]]]) -> None:
         append={"log": appended},
     )
     if placed:
-        bulk_update(placed, ["score", "placement"])
+        bulk_update(placed, ["score", "placement", "forfeited"])
     live.announce([match for match, _, _ in played])
     transaction.on_commit(lambda: _count_moves(counted))
     # A match that moved has no earlier turn left to time out. Kept, each person's move
@@ -323,16 +423,121 @@ def _store_many(played: list[tuple[Match, object, list[dict]]]) -> None:
     discard(jobs.TURN_TIMEOUT, first_args=[match.pk for match, _, _ in played])
     _enqueue_turns(turns)
     _enqueue_bot_claims(claimed)
+    for match in rests:
+        enqueue(
+            jobs.HAND_BREAK_END,
+            match.pk,
+            match.seq,
+            countdown=settings.KNOCK_NEXT_HAND_SECONDS,
+        )
     if finished:
+        discard(jobs.HAND_BREAK_END, first_args=finished)
         _finalize_later(finished)
 
 
 def _placed_seats(match: Match, result: dict) -> list[Seat]:
+    """The seats with their final score and place; a resign (an engine move, whose result
+    names the forfeit) marks its seat forfeited as the server's forfeits do."""
     seats = list(match.seats.all())
+    forfeit = result.get("forfeit") or {}
     for seat in seats:
         seat.score = result["scores"][seat.index]
         seat.placement = result["placements"][seat.index]
+        seat.forfeited = seat.forfeited or seat.index == forfeit.get("seat")
     return seats
+
+
+# --- the rest between hands -------------------------------------------------------------
+#
+# A move that ends a hand (the engine deals the next one at once) puts the table at rest
+# when a person sits at it: `Match.hand_break_until` is set, the move's turn gets no clock
+# and no bot job, every move is refused (409 `between_hands`) and the view carries
+# `hand_break`, so a reload or a reconnect shows the hand's overlay again. The rest ends
+# when every person at the table pressed Next hand (`match_next_hand`) or at that time (the
+# `hand_break_end` job, and the deadline sweep as its backstop): only then does the turn
+# get its deadline, its timeout or bot job and, in Dummy, its claim window's countdown.
+
+
+def _rests(match: Match) -> bool:
+    """A table with a person rests between hands (unless the setting is 0)."""
+    return settings.KNOCK_NEXT_HAND_SECONDS > 0 and any(
+        not seat.player.is_bot for seat in match.seats.all()
+    )
+
+
+def _rest(match: Match, now) -> None:
+    match.hand_break_until = now + timedelta(seconds=settings.KNOCK_NEXT_HAND_SECONDS)
+    match.hand_break_ready = []
+    # The sweep's backstop finds a rest that outlived its job as it finds a late turn.
+    match.turn_deadline = match.hand_break_until
+    # A claim window the new hand opened counts down only once play resumes.
+    match.claim_deadline = None
+
+
+def _end_rest(match: Match) -> None:
+    """Play resumes: the turn gets its clock (or its bot), the claim window its countdown.
+    The caller holds the match lock and has the seats loaded."""
+    match.hand_break_until = None
+    match.hand_break_ready = []
+    bot_seats = {seat.index for seat in match.seats.all() if seat.player.is_bot}
+    if match.claim_window is not None:
+        game = games.load(match)
+        if claims.waiting(match, game.out_of_turn_seats(), bot_seats):
+            match.claim_deadline = timezone.now() + timedelta(seconds=match.claim_seconds)
+        if claims.bots_to_ask(match, game, bot_seats):
+            _enqueue_bot_claims([match])
+    to_move = next(seat.player for seat in match.seats.all() if seat.index == match.to_move)
+    _with_deadline(match, to_move)
+    match.save(
+        update_fields=["hand_break_until", "hand_break_ready", "turn_deadline", "claim_deadline"]
+    )
+    discard(jobs.HAND_BREAK_END, first_args=[match.pk])
+    _enqueue_turns([(match, to_move)])
+    live.announce([match])
+
+
+def match_next_hand(*, match_id: int, player: Player) -> Match:
+    """A person at the table is ready for the next hand; the last of them ends the rest.
+
+    Pressing it when the table is not resting (the countdown ended first, or a second
+    press) changes nothing and is no error. Returns the match with its seats loaded.
+    """
+    with transaction.atomic():
+        # The match row serialises the presses and the rest's end.
+        match = next(iter(selectors.matches_with_seats([match_id], for_update=True)), None)
+        seat = (
+            next((s for s in match.seats.all() if s.player_id == player.pk), None)
+            if match
+            else None
+        )
+        if match is None or seat is None:
+            raise NotFound("No such match.")
+        if match.status != Match.Status.ACTIVE:
+            raise Conflict("The match is over.", code="match_over")
+        if match.hand_break_until is None or seat.index in match.hand_break_ready:
+            return match
+        match.hand_break_ready = sorted([*match.hand_break_ready, seat.index])
+        people = {s.index for s in match.seats.all() if not s.player.is_bot}
+        if people <= set(match.hand_break_ready):
+            _end_rest(match)
+        else:
+            match.save(update_fields=["hand_break_ready"])
+            live.announce([match])
+    return match
+
+
+def match_hand_break_end(*, match_id: int, seq: int) -> str:
+    """The rest's countdown ended: play resumes unless it did already."""
+    with transaction.atomic():
+        match = next(iter(selectors.matches_with_seats([match_id], for_update=True)), None)
+        if match is None or match.status != Match.Status.ACTIVE or match.seq != seq:
+            return "moved_on"
+        if match.hand_break_until is None:
+            return "resumed"
+        if match.hand_break_until > timezone.now():
+            return "not_due"
+        _end_rest(match)
+        return "ended"
 
 
 def _bot_seats(players: list[Player]) -> set[int]:
@@ -431,17 +636,20 @@ def match_play_bots_many(*, match_ids: Iterable[int], max_actions: int = 5000) -
         # Locked in id order: two batches never deadlock.
         matches = selectors.matches_with_seats(list(match_ids), for_update=True, active_only=True)
         played, held = [], []
+        hands: dict[int, int] = {}
         for match in matches:
             bots = {
                 seat.index: seat.player.bot_kind for seat in match.seats.all() if seat.player.is_bot
             }
             claiming = match.claim_window not in (None, match.bot_claims_window)
-            if match.to_move not in bots and not claiming:
+            if match.hand_break_until is not None or (match.to_move not in bots and not claiming):
                 continue
             game = games.load(match)
             engine_variant = variants.get(match.variant)
             moves = []
             first = game.to_move
+            hands[match.pk] = hand = game.hand_number
+            rests = _rests(match)
             deadline = match.claim_deadline
             bot_seats = set(bots)
             claims.refresh(match, game, bot_seats, moves)
@@ -462,6 +670,8 @@ def match_play_bots_many(*, match_ids: Iterable[int], max_actions: int = 5000) -
                 game.apply(action, seat=seat)
                 moves.append({"seat": seat, "action": action})
                 claims.refresh(match, game, bot_seats, moves)
+                if rests and game.hand_number != hand:
+                    break  # the table rests before the next hand
             if moves:
                 played.append((match, game, moves))
                 continue
@@ -479,7 +689,7 @@ def match_play_bots_many(*, match_ids: Iterable[int], max_actions: int = 5000) -
                 _enqueue_turns([(match, bot)])
         if played:
             waits = _bot_reply_seconds(played)  # before the store sets the next deadlines
-            _store_many(played)
+            _store_many(played, hands=hands)
             transaction.on_commit(lambda: _observe_replies(waits))
     return {match.pk: len(moves) for match, _, moves in played}
 
@@ -492,17 +702,24 @@ def match_timeout(*, match_id: int, seq: int) -> str:
             return "moved_on"
         if match.turn_deadline is None or match.turn_deadline > timezone.now():
             return "not_due"
+        if match.hand_break_until is not None:
+            # A rest is no turn: its end (overdue, found by the sweep) counts no timeout.
+            _end_rest(match)
+            return "rest_ended"
         seat = next(seat for seat in match.seats.all() if seat.index == match.to_move)
         if seat.player.is_bot:
             match_play_bots(match_id=match_id)
             return "bots_played"
         seat.timeouts += 1
-        seat.save(update_fields=["timeouts"])
         if seat.timeouts >= match.max_timeouts:
+            seat.save(update_fields=["timeouts"])
             match_forfeit(match=match, seat_index=seat.index, reason="timeouts")
             return "forfeited"
         game = games.load(match)
         action = variants.get(match.variant).bot_action(game, seat.index, bot="greedy")
+        # What the table played, so the table can tell its player (`match_view`).
+        seat.last_timeout = {"seq": match.seq + 1, "action": action}
+        seat.save(update_fields=["timeouts", "last_timeout"])
         _apply(match, game, [(seat.index, action, True)])
         return "auto_played"
 
@@ -529,7 +746,18 @@ def match_forfeit(*, match: Match, seat_index: int, reason: str) -> None:
     match.finished_at = timezone.now()
     match.turn_deadline = None
     match.to_move = None
-    match.save(update_fields=["status", "result", "finished_at", "turn_deadline", "to_move"])
+    match.hand_break_until, match.hand_break_ready = None, []
+    match.save(
+        update_fields=[
+            "status",
+            "result",
+            "finished_at",
+            "turn_deadline",
+            "to_move",
+            "hand_break_until",
+            "hand_break_ready",
+        ]
+    )
     seats = _placed_seats(match, result)
     for seat in seats:
         seat.forfeited = seat.forfeited or seat.index == seat_index

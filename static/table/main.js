@@ -10,10 +10,14 @@
  * a plain button. */
 import { syncOrder } from "./hand.js";
 import { bindTools } from "./input.js";
+import { renderLastMove } from "./lastmove.js";
+import { renderControls } from "./controls.js";
+import { renderOverlay } from "./overlay.js";
 import { render, tick } from "./render.js";
 import { connect, pollWhileDown, setConn } from "./socket.js";
 import { init, state } from "./store.js";
 import { t } from "./strings.js";
+import { renderTimeout } from "./timeouts.js";
 import { load } from "./variants/index.js";
 
 async function boot() {
@@ -24,6 +28,10 @@ async function boot() {
   bindTools();
   syncOrder();
   render();
+  renderOverlay();
+  renderControls();
+  renderTimeout();
+  renderLastMove();
   setInterval(tick, 250);
   pollWhileDown();
   if (data.socket) connect();

@@ -4,7 +4,6 @@ import { $, button, cardFace, cardName, cardRow, el, seatName } from "./dom.js";
 import { groupIsGood, groupKindName, groupsSummary, selectedCards, selecting, zones } from "./hand.js";
 import { bindSlot, dropTarget } from "./input.js";
 import { renderResult } from "./result.js";
-import { renderShowdown } from "./showdown.js";
 import { act } from "./socket.js";
 import { legal, state, stockHeld, subscribe } from "./store.js";
 import { t } from "./strings.js";
@@ -31,7 +30,6 @@ export function render() {
   state.variant.panels();
   renderActions();
   renderHand();
-  renderShowdown();
   renderResult();
 }
 
@@ -45,7 +43,7 @@ function renderSeats() {
     const li = el("li", "seat");
     li.dataset.seat = seat.seat;
     const mine = seat.seat === view.seat;
-    const moving = view.status === "active" && view.to_move === seat.seat;
+    const moving = view.status === "active" && !view.hand_break && view.to_move === seat.seat;
     if (mine) li.classList.add("me");
     if (moving) li.classList.add("to-move");
     const head = el("div", "seat-head");

@@ -12,6 +12,7 @@ export function renderResult() {
   if (view.status === "active") { box.hidden = true; return; }
   box.replaceChildren();
   const result = view.result || {};
+  if (view.status === "aborted") { calledOff(box); return; }
   const mine = view.seat;
   const won = mine !== null && view.placements[mine] === 1;
   const heading = view.status === "disputed" ? "result.disputed" : mine === null ? "result.over" : won ? "result.won" : "result.lost";
@@ -34,13 +35,27 @@ export function renderResult() {
     list.append(li);
   });
   box.append(list);
-  if (result.forfeit) box.append(el("p", "muted", t("result.forfeit", { name: seatName(result.forfeit.seat), reason: result.forfeit.reason })));
+  if (result.forfeit) {
+    const { seat, reason } = result.forfeit;
+    const said = reason === "resigned" ? t("result.resigned", { name: seatName(seat) }) : t("result.forfeit", { name: seatName(seat), reason });
+    box.append(el("p", "muted", said));
+  }
   if (mine !== null) box.append(rewardsPanel());
   box.append(fairPanel());
   const appearing = box.hidden;
   box.hidden = false;
   // The match ended while the page was open: bring the showdown and result into view.
   if (appearing && state.everOpen) ($("showdown").hidden ? box : $("showdown")).scrollIntoView({ block: "start", behavior: "smooth" });
+}
+
+/** A match called off before its first move: nothing to rate, reward or check. */
+function calledOff(box) {
+  const title = el("h2", "", t("result.aborted"));
+  title.id = "result-title";
+  const lobby = el("a", "button-link", t("fair.lobby"));
+  lobby.href = state.data.lobby;
+  box.append(title, el("p", "muted", t("result.aborted_note")), lobby);
+  box.hidden = false;
 }
 
 const signedCoins = (n) => `${n < 0 ? "\u2212" : "+"}${Math.abs(n)}`;

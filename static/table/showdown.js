@@ -1,7 +1,8 @@
 /* The last hand's showdown: who won it and how, every seat's cards, the points line by
- * line. A variant draws its own seat lines (Gin's melds and deadwood, Indian's groups). */
-import { $, button, cardRow, el, seatName } from "./dom.js";
-import { publish, state, subscribe } from "./store.js";
+ * line. A variant draws its own seat lines (Gin's melds and deadwood, Indian's groups).
+ * When it shows, and its Next hand, are the hand overlay's (overlay.js). */
+import { $, cardRow, el, seatName } from "./dom.js";
+import { publish, state } from "./store.js";
 import { has as known, t } from "./strings.js";
 
 const shownKey = () => `knock:showdown:${state.data.match}`;
@@ -52,12 +53,23 @@ export function noneMark() {
   return el("span", "muted", t("showdown.none"));
 }
 
+/** Whether the player has put the last hand's showdown away (a table that does not rest
+ * between hands: the next hand is on already). */
+export function showdownSeen(last) {
+  return Number(sessionStorage.getItem(shownKey()) || 0) >= last.hand_number;
+}
+
+/** Put the last hand's showdown away (Next hand where the table does not rest). */
+export function showdownDone(last) {
+  sessionStorage.setItem(shownKey(), String(last.hand_number));
+  publish("showdown");
+}
+
 export function renderShowdown() {
   const view = state.view;
   const box = $("showdown");
   const last = view.table.last_hand;
-  const seen = Number(sessionStorage.getItem(shownKey()) || 0);
-  if (!last || (seen >= last.hand_number && view.status === "active")) { box.hidden = true; return; }
+  if (!last || (view.status === "active" && !view.hand_break && showdownSeen(last))) { box.hidden = true; return; }
   box.replaceChildren();
   const title = el("h2", "", headline(last));
   title.id = "showdown-title";
@@ -91,11 +103,6 @@ export function renderShowdown() {
   });
   box.append(rows);
   box.append(scoringLines(last));
-  if (view.status === "active") {
-    const next = button(t("showdown.next"), () => { sessionStorage.setItem(shownKey(), String(last.hand_number)); publish("showdown"); }, "primary");
-    next.disabled = false;
-    box.append(next);
-  }
   box.hidden = false;
 }
 
@@ -141,4 +148,3 @@ function scoringLines(last) {
   return wrap;
 }
 
-subscribe("showdown", renderShowdown);

@@ -52,17 +52,36 @@ export function act(action) {
     socket.send(JSON.stringify({ type: "act", seq: state.seq, action, ref: state.pending }));
     return;
   }
-  fetch(state.data.actions, {
+  send(state.data.actions, { seq: state.seq, action });
+}
+
+/** An action that is no turn: "resign", "abort" or "next_hand", over the socket, else
+ * HTTP (the URLs the page names in data.controls). */
+export function control(kind) {
+  if (state.pending !== null || state.view.status !== "active") return;
+  hideMessage();
+  state.pending = ++refs;
+  $("knock-table").classList.add("busy");
+  pendingTimer = setTimeout(() => { settle(); resync(); }, 8000);
+  if (socket && socket.readyState === WebSocket.OPEN) {
+    socket.send(JSON.stringify({ type: kind, ref: state.pending }));
+    return;
+  }
+  send(state.data.controls[kind], {});
+}
+
+function send(url, body) {
+  fetch(url, {
     method: "POST",
     credentials: "same-origin",
     headers: { "Content-Type": "application/json", Accept: "application/json", "X-CSRFToken": csrfToken() },
-    body: JSON.stringify({ seq: state.seq, action }),
+    body: JSON.stringify(body),
   })
-    .then((response) => response.json().then((body) => ({ ok: response.ok, body })))
-    .then(({ ok, body }) => {
+    .then((response) => response.json().then((answer) => ({ ok: response.ok, answer })))
+    .then(({ ok, answer }) => {
       settle();
-      if (ok) apply(body);
-      else refused(body.error || { code: "error", message: t("send.refused") });
+      if (ok) apply(answer);
+      else refused(answer.error || { code: "error", message: t("send.refused") });
     })
     .catch((err) => { settle(); showMessage(t("send.failed", { reason: err.message })); });
 }

@@ -154,7 +154,7 @@ def test_a_room_may_allow_more_tables_per_player():
 
 
 @pytest.mark.django_db
-def test_the_lobby_takes_a_player_at_the_room_limit_back_to_their_table(client):
+def test_the_lobby_tells_a_player_at_the_room_limit_to_leave_their_table_first(client):
     player = PlayerFactory()
     room = RoomFactory()
     client.force_login(player.user)
@@ -162,8 +162,10 @@ def test_the_lobby_takes_a_player_at_the_room_limit_back_to_their_table(client):
     match = Match.objects.get(seats__player=player)
     assert first.url == f"/matches/{match.pk}/"
     again = client.post(f"/rooms/{room.pk}/play/", {"opponent": "bot"}, follow=True)
-    assert again.redirect_chain[-1][0] == f"/matches/{match.pk}/"
-    assert "already at a table" in again.content.decode()
+    assert again.redirect_chain[-1][0] == "/rooms/"
+    page = again.content.decode()
+    assert "already at a table" in page and "Leave it first" in page
+    assert f'href="/matches/{match.pk}/"' in page, "the lobby links to the table"
     assert live_tables(player, room) == 1
 
 

@@ -358,7 +358,7 @@ def test_a_stale_move_shows_a_clear_message_and_changes_nothing(open_page):
     assert match.seq == played
 
 
-def test_the_lobby_seats_a_player_and_takes_them_back_to_their_table(open_page, celery_worker):
+def test_the_lobby_seats_a_player_and_says_to_leave_it_before_another(open_page, celery_worker):
     room = RoomFactory(name="Quick Gin")
     ada = PlayerFactory()
     page = open_page(ada)
@@ -371,8 +371,12 @@ def test_the_lobby_seats_a_player_and_takes_them_back_to_their_table(open_page, 
     page.goto("/rooms/")
     assert page.locator(".table-banner").is_visible()
     page.locator(f"tr.room[data-room='{room.pk}']").locator("text=Play vs a person").click()
-    page.wait_for_url(table_url)
+    page.wait_for_load_state()
+    assert page.url.endswith("/rooms/")
     assert "already at a table" in page.inner_text(".notices")
+    assert "leave it first" in page.inner_text(".table-banner")
+    page.click(".table-banner >> text=Back to your table")
+    page.wait_for_url(table_url)
 
 
 def test_two_people_queue_in_the_lobby_and_the_table_opens_by_itself(open_page, settings):

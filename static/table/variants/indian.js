@@ -29,6 +29,12 @@ function actions() {
   return selecting() ? [...discardOffer(), ...declareOffer()] : [];
 }
 
+/** Indian has no melds or lay-offs: the player groups, then discards or declares. */
+function prompt(draws) {
+  if (draws.length || !selecting() || legal("declare").length) return "";
+  return t("indian.prompt_group");
+}
+
 function showdownSeat(last, seat, line) {
   const groupsOf = last.groups && last.groups[seat] ? last.groups[seat] : null;
   if (!groupsOf) return false;
@@ -38,4 +44,4 @@ function showdownSeat(last, seat, line) {
   return true;
 }
 
-export default { pileExtra, actions, showdownSeat };
+export default { pileExtra, actions, prompt, showdownSeat };
