@@ -550,13 +550,6 @@ class NoShowBan(models.Model):
 
     class Meta:
         ordering = ["-pk"]
-        indexes = [
-            models.Index(
-                fields=["player"],
-                name="no_show_ban_active",
-                condition=Q(events_left__gt=0, lifted_at__isnull=True),
-            )
-        ]
 
     def __str__(self) -> str:
         return f"{self.player}: {self.events_left} events left"
