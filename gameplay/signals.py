@@ -18,3 +18,16 @@ def trace_login(sender, request, user, **kwargs) -> None:
         address=request.META.get("REMOTE_ADDR"),
         fingerprint=hashlib.sha256(agent.encode()).hexdigest()[:32] if agent else "",
     )
+
+
+def apply_preferences(sender, request, user, **kwargs) -> None:
+    """At sign-in, the account's language wins over the browser's: it is activated for
+    this response and kept in the language cookie (config.preferences.PreferencesMiddleware
+    writes it)."""
+    from gameplay.models import Player
+
+    if request is None:
+        return
+    language = Player.objects.filter(user=user).values_list("language", flat=True).first()
+    if language:
+        request.knock_language = language

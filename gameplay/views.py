@@ -11,8 +11,10 @@ from django.http import Http404, JsonResponse
 from django.shortcuts import redirect, render
 from django.templatetags.static import static
 from django.urls import reverse
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
+from django.views.i18n import set_language
 
 from config.errors import DomainError
 from config.params import MAX_ID, ascii_int
@@ -41,7 +43,11 @@ def signup(request):
         limit = RateLimit("register")
         if not limit.check(request):
             minutes = limit.minutes()
-            messages.error(request, f"Too many sign-ups from here. Try again in {minutes} min.")
+            messages.error(
+                request,
+                _("Too many sign-ups from here. Try again in %(minutes)s min.")
+                % {"minutes": minutes},
+            )
             return render(request, "registration/signup.html", {"form": SignupForm()}, status=429)
         if form.is_valid():
             data = form.cleaned_data
@@ -53,8 +59,11 @@ def signup(request):
             except DomainError as exc:
                 form.explain(exc)
             else:
+                services.player_set_language(player=player, language=get_language())
                 login(request, player.user, backend="gameplay.backends.CaseInsensitiveModelBackend")
-                messages.success(request, f"Welcome to Knock, {player.display_name}!")
+                messages.success(
+                    request, _("Welcome to Knock, %(name)s!") % {"name": player.display_name}
+                )
                 return redirect("player-profile", player_id=player.pk)
     return render(request, "registration/signup.html", {"form": form})
 
@@ -123,7 +132,8 @@ def account(request):
             seed_form.add_error("client_seed", exc.message)
         else:
             messages.success(
-                request, "Your client seed is saved." if seed else "Your browser picks your seeds."
+                request,
+                _("Your client seed is saved.") if seed else _("Your browser picks your seeds."),
             )
             return redirect("account")
     form = EmailForm(
@@ -136,7 +146,12 @@ def account(request):
         except DomainError as exc:
             form.add_error("email", exc.message)
         else:
-            messages.success(request, f"Reset links go to {email}." if email else "Email removed.")
+            messages.success(
+                request,
+                _("Reset links go to %(email)s.") % {"email": email}
+                if email
+                else _("Email removed."),
+            )
             return redirect("account")
     context = {
         "form": form,
@@ -160,11 +175,25 @@ def account_token_revoke(request, token_id: int):
     return redirect(reverse("account") + "#api-tokens")
 
 
+@require_POST
+def language_set(request):
+    """The header's language buttons: Django's set_language (it checks the code and the
+    `next` address, and sets the cookie), and for a signed-in player the account's
+    language too, so it follows them to other browsers."""
+    response = set_language(request)
+    language = request.POST.get("language", "")
+    if request.user.is_authenticated and language in dict(settings.LANGUAGES):
+        services.player_set_language(
+            player=services.player_for_user(request.user), language=language
+        )
+    return response
+
+
 @login_required
 @require_POST
 def queue_leave(request):
     if services.queue_leave(player=services.player_for_user(request.user)):
-        messages.info(request, "You left the queue.")
+        messages.info(request, _("You left the queue."))
     return redirect("lobby")
 
 

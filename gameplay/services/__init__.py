@@ -29,6 +29,7 @@ from gameplay.services.accounts import (
     player_next_seed_commitment,
     player_register,
     player_set_client_seed,
+    player_set_language,
     user_set_email,
 )
 from gameplay.services.common import BalanceOverflow, IllegalMove, InsufficientCoins
@@ -121,6 +122,7 @@ __all__ = [
     "player_next_seed_commitment",
     "player_register",
     "player_set_client_seed",
+    "player_set_language",
     "progress_evaluate",
     "progress_evaluate_many",
     "queue_leave",
