@@ -3,6 +3,7 @@
 shows a service's refusal by the field it is about."""
 
 import logging
+import zoneinfo
 
 from django import forms
 from django.contrib.auth import password_validation
@@ -87,6 +88,14 @@ class ClientSeedForm(forms.Form):
             "new random one each time you sit down."
         ),
         widget=forms.TextInput(attrs={"autocomplete": "off", "spellcheck": "false"}),
+    )
+
+
+class TimeZoneForm(forms.Form):
+    time_zone = forms.ChoiceField(
+        label=_("Your time zone"),
+        help_text=_("Times on Knock's pages read in it. Your browser told us this one."),
+        choices=lambda: [(zone, zone) for zone in sorted(zoneinfo.available_timezones())],
     )
 
 

@@ -178,6 +178,9 @@ class Player(models.Model):
     # The language the player chose (a code of settings.LANGUAGES); empty: their
     # browser's. Applied at each login (gameplay.signals.apply_preferences).
     language = models.CharField(max_length=16, blank=True, db_default="", default="")
+    # The player's IANA time zone ("Asia/Kolkata"), first from their browser; empty: not
+    # known yet. Times on pages read in it (config.preferences.PreferencesMiddleware).
+    time_zone = models.CharField(max_length=64, blank=True, db_default="", default="")
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -11,6 +11,7 @@ from django.http import Http404, JsonResponse
 from django.shortcuts import redirect, render
 from django.templatetags.static import static
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
@@ -19,11 +20,12 @@ from django.views.i18n import set_language
 from config.errors import DomainError
 from config.params import MAX_ID, ascii_int
 from config.parsers import MAX_JSON_DEPTH, json_depth_exceeds
+from config.preferences import TIME_ZONE_AGE, TIME_ZONE_COOKIE
 from config.security import RateLimit
 from engine import variants
 from engine import verify as engine_verify
 from gameplay import profile, rating_scale, selectors, services
-from gameplay.forms import ClientSeedForm, EmailForm, SignupForm
+from gameplay.forms import ClientSeedForm, EmailForm, SignupForm, TimeZoneForm
 from gameplay.models import Match, Rating, Room
 
 CHART_WIDTH = 240
@@ -119,6 +121,19 @@ def account(request):
     """Your account: the email a reset link goes to, your client seed, and a way to
     change your password."""
     player = services.player_for_user(request.user)
+    zoning = request.POST.get("form") == "time_zone"
+    zone_form = TimeZoneForm(
+        request.POST if zoning else None,
+        initial={"time_zone": player.time_zone or timezone.get_current_timezone_name()},
+    )
+    if zoning and zone_form.is_valid():
+        zone = services.player_set_time_zone(
+            player=player, time_zone=zone_form.cleaned_data["time_zone"]
+        )
+        messages.success(request, _("Times now read in %(zone)s.") % {"zone": zone})
+        response = redirect("account")
+        response.set_cookie(TIME_ZONE_COOKIE, zone, max_age=TIME_ZONE_AGE, samesite="Lax")
+        return response
     seeding = request.POST.get("form") == "client_seed"
     seed_form = ClientSeedForm(
         request.POST if seeding else None, initial={"client_seed": player.client_seed}
@@ -137,10 +152,10 @@ def account(request):
             )
             return redirect("account")
     form = EmailForm(
-        request.POST if request.method == "POST" and not seeding else None,
+        request.POST if request.method == "POST" and not seeding and not zoning else None,
         initial={"email": request.user.email},
     )
-    if request.method == "POST" and not seeding and form.is_valid():
+    if request.method == "POST" and not seeding and not zoning and form.is_valid():
         try:
             email = services.user_set_email(user=request.user, email=form.cleaned_data["email"])
         except DomainError as exc:
@@ -156,6 +171,7 @@ def account(request):
     context = {
         "form": form,
         "seed_form": seed_form,
+        "zone_form": zone_form,
         "next_seed": services.player_next_seed_commitment(player=player),
         "tokens": selectors.api_tokens_of(request.user),
     }

@@ -30,6 +30,7 @@ from gameplay.services.accounts import (
     player_register,
     player_set_client_seed,
     player_set_language,
+    player_set_time_zone,
     user_set_email,
 )
 from gameplay.services.common import BalanceOverflow, IllegalMove, InsufficientCoins
@@ -123,6 +124,7 @@ __all__ = [
     "player_register",
     "player_set_client_seed",
     "player_set_language",
+    "player_set_time_zone",
     "progress_evaluate",
     "progress_evaluate_many",
     "queue_leave",

@@ -1,6 +1,7 @@
 """Players: registering people, a profile for any user, and the reusable bot players."""
 
 import secrets
+import zoneinfo
 from datetime import timedelta
 
 from django.conf import settings
@@ -136,6 +137,17 @@ def player_set_language(*, player: Player, language: str) -> str:
     Player.objects.filter(pk=player.pk).update(language=language)
     player.language = language
     return language
+
+
+def player_set_time_zone(*, player: Player, time_zone: str) -> str:
+    """The IANA time zone the player's pages show times in from now on."""
+    try:
+        zoneinfo.ZoneInfo(time_zone)
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+        raise DomainError(_("That is not a time zone."), code="invalid_time_zone") from None
+    Player.objects.filter(pk=player.pk).update(time_zone=time_zone)
+    player.time_zone = time_zone
+    return time_zone
 
 
 def player_for_user(user) -> Player:
