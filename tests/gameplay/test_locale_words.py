@@ -48,3 +48,16 @@ def test_the_coins_tag_reads_grouped_on_a_page():
     with translation.override("hi"):
         html = Template("{% load knock %}{% coins 250000 %}").render(Context())
     assert html == "2,50,000 कॉइन्स"
+
+
+@pytest.mark.django_db
+def test_the_api_says_its_message_in_the_clients_language_and_keeps_its_code(api_client):
+    ok = {"username": "bob", "password": "a-long-passphrase"}
+    assert api_client.post("/api/auth/register/", ok, format="json").status_code == 201
+    english = api_client.post("/api/auth/register/", ok, format="json")
+    hindi = api_client.post("/api/auth/register/", ok, format="json", HTTP_ACCEPT_LANGUAGE="hi")
+    assert english.status_code == hindi.status_code == 409
+    assert english.json()["error"]["code"] == hindi.json()["error"]["code"] == "username_taken"
+    assert english.json()["error"]["message"] == "That username is taken."
+    assert hindi.json()["error"]["message"] == "यह यूज़रनेम पहले से लिया जा चुका है।"
+    assert hindi["Content-Language"] == "hi"
