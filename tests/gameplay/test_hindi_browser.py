@@ -102,6 +102,7 @@ def test_sign_up_lobby_a_gin_table_and_a_tournament_registration_are_all_in_hind
     player = Player.objects.get(user__username=USERNAME)
     page.wait_for_url(f"**/players/{player.pk}/")
     assert Player.objects.get(pk=player.pk).language == "hi"  # kept on the account
+    assert_hindi(page, "the new player's profile")
 
     page.locator("header.site").get_by_role("link", name="खेलें").click()
     assert_hindi(page, "the lobby", {"Quick Gin"})
