@@ -18,10 +18,12 @@ COPY gameplay ./gameplay
 COPY tournaments ./tournaments
 COPY leagues ./leagues
 COPY templates ./templates
+COPY locale ./locale
 COPY static ./static
 COPY deploy ./deploy
 COPY manage.py ./
 RUN deploy/entrypoint.sh install \
+    && deploy/entrypoint.sh compilemessages \
     && deploy/entrypoint.sh collectstatic \
     && useradd --system --no-create-home --home-dir /app knock \
     && chown -R knock /app/var

@@ -6,7 +6,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 WORKER_CONCURRENCY ?= 2
 
-.PHONY: run test lint format bench clean chromium constraints
+.PHONY: run test lint format bench clean chromium constraints messages
 
 # The browser tests drive Debian's chromium (Playwright's own browser download cannot work
 # offline); `make test` installs the package when it is missing.
@@ -34,7 +34,12 @@ constraints: | $(VENV)/bin/python
 	$(PY) deploy/constraints.py
 	@touch $(VENV)/.installed-dev $(VENV)/.installed
 
-run: $(VENV)/.installed
+# The translations (locale/*/LC_MESSAGES/*.po) compiled to .mo with Babel, a pinned
+# dependency: no gettext needed (config/ops/management/commands/compilemessages.py).
+messages: $(VENV)/.installed
+	$(PY) manage.py compilemessages
+
+run: $(VENV)/.installed messages
 	DEBUG=$${DEBUG:-1} $(PY) manage.py migrate --noinput
 	DEBUG=$${DEBUG:-1} $(PY) manage.py collectstatic --noinput --verbosity 0
 	@if $(PY) -c 'import sys; from config.env import env_bool; sys.exit(not env_bool("DEBUG", True))'; \
@@ -51,7 +56,7 @@ chromium:
 		|| { echo "Could not install chromium; install it (Debian: apt-get install -y chromium) and rerun make test" >&2; exit 1; }; \
 	}
 
-test: $(VENV)/.installed-dev chromium
+test: $(VENV)/.installed-dev chromium messages
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/pytest
 

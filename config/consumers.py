@@ -16,6 +16,7 @@ import logging
 
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
+from django.utils import translation
 
 from config.notices import notices_for
 from config.sockets import LimitedSocket
@@ -44,6 +45,9 @@ class NoticeConsumer(LimitedSocket, AsyncJsonWebsocketConsumer):
             await self.close(code=4404)
             return
         self.player_id = player.pk
+        # The page's language, as LocaleMiddleware chose it for the page (its cookie, else
+        # the browser's Accept-Language): the notices are written in it.
+        self.language = _socket_language(self.scope)
         await self.accept_socket()
         hub = live.notice_hub()
         hub.join(self.player_id, self)
@@ -80,7 +84,7 @@ class NoticeConsumer(LimitedSocket, AsyncJsonWebsocketConsumer):
     async def send_notices(self) -> None:
         """Send the player's notices unless they are what this socket sent last."""
         async with self.sending:
-            notices = await live.run_db(_notices_of, self.player_id)
+            notices = await live.run_db(_notices_of, self.player_id, self.language)
             if notices != self.sent:
                 self.sent = notices
                 await self.send_json({"type": "notices", "notices": notices})
@@ -89,5 +93,26 @@ class NoticeConsumer(LimitedSocket, AsyncJsonWebsocketConsumer):
         """Nothing to say to this socket: it only listens."""
 
 
-def _notices_of(player_id: int) -> list[dict]:
-    return notices_for(Player.objects.filter(pk=player_id).first())
+def _socket_language(scope) -> str:
+    cookies = scope.get("cookies") or {}
+    chosen = cookies.get(settings.LANGUAGE_COOKIE_NAME, "")
+    if chosen and translation.check_for_language(chosen):
+        try:
+            return translation.get_supported_language_variant(chosen)
+        except LookupError:
+            pass  # a cookie naming a language Knock does not offer: the browser's, then
+    headers = dict(scope.get("headers") or [])
+    accept = headers.get(b"accept-language", b"").decode("latin-1")
+    for code, _quality in translation.trans_real.parse_accept_lang_header(accept):
+        if code == "*":
+            break
+        try:
+            return translation.get_supported_language_variant(code)
+        except LookupError:
+            continue
+    return settings.LANGUAGE_CODE
+
+
+def _notices_of(player_id: int, language: str) -> list[dict]:
+    with translation.override(language):
+        return notices_for(Player.objects.filter(pk=player_id).first())

@@ -5,6 +5,7 @@ sits above the apps, as the home page does, because gameplay never imports tourn
 or leagues."""
 
 from django.urls import reverse
+from django.utils.translation import gettext as _
 
 from leagues import selectors as league_selectors
 from tournaments import selectors as tournament_selectors
@@ -18,18 +19,26 @@ def notices_for(player) -> list[dict]:
         seat = tournament_selectors.seat_of(entry)
         if seat and seat["match"]:
             url = reverse("match-table", args=[seat["match"]])
-            found.append(("match", seat["match"], f"Your match in {tournament.name} is on.", url))
+            text = _("Your match in %(name)s is on.") % {"name": tournament.name}
+            found.append(("match", seat["match"], text, url))
         elif seat and seat["table"].status == "waiting" and not seat["seat"].present:
-            text = f"Your table in {tournament.name} is ready: take your seat."
+            text = _("Your table in %(name)s is ready: take your seat.") % {"name": tournament.name}
             found.append(("table", seat["table"].pk, text, page))
         elif tournament.status == "check_in" and entry.checked_in_at is None:
-            text = f"Check-in is open for {tournament.name}."
+            text = _("Check-in is open for %(name)s.") % {"name": tournament.name}
             found.append(("check-in", tournament.pk, text, page))
     for move in league_selectors.moves_of(player, days=league_selectors.MOVES_NEWS_DAYS):
         league, now_in = move["league"], move["now_in"]
-        went = "Promoted" if move["up"] else "Relegated"
-        text = f"{went} in {league.name}: you play in {now_in.name if now_in else 'a new division'}"
-        text += f" from season {move['season'].number + 1}."
+        words = {
+            "league": league.name,
+            "division": now_in.name if now_in else _("a new division"),
+            "season": move["season"].number + 1,
+        }
+        if move["up"]:
+            text = _("Promoted in %(league)s: you play in %(division)s from season %(season)s.")
+        else:
+            text = _("Relegated in %(league)s: you play in %(division)s from season %(season)s.")
+        text %= words
         url = reverse("league-table", args=[league.slug])
         found.append(("league-move", move["standing"].pk, text, url))
     return [

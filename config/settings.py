@@ -12,6 +12,7 @@ from urllib.parse import urlsplit
 
 from celery.schedules import crontab
 from csp.constants import NONCE, NONE, SELF
+from django.conf.locale import LANG_INFO
 from django.core.exceptions import ImproperlyConfigured
 
 from config.env import (
@@ -76,10 +77,14 @@ MIDDLEWARE = [
     "config.security.CSPMiddleware",  # before anything renders a page that needs its nonce
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    # After sessions (the language a player chose is in a cookie and on their account),
+    # before common (a 404 page is in the visitor's language).
+    "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    "config.preferences.PreferencesMiddleware",  # the account's language, kept at login
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # Last, so it sees the response of a login it locked out and answers 429 instead.
     "axes.middleware.AxesMiddleware",
@@ -99,6 +104,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "django.template.context_processors.i18n",
             ],
         },
     },
@@ -135,7 +141,27 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 
-LANGUAGE_CODE = "en-us"
+# Languages: a visitor gets the one their browser asks for (Accept-Language), else
+# English; the header's switcher sets a cookie and, for a signed-in player, their
+# account's language (gameplay.signals applies it at login). English is the msgids; every
+# other language is the catalogue under locale/ (locale/<code>/LC_MESSAGES/django.po), so
+# adding one is makemessages, translating and compilemessages, no code (docs/operations.md,
+# "Languages"). en-IN is English with India's number grouping (1,00,000).
+LOCALE_PATHS = [BASE_DIR / "locale"]
+LANGUAGE_CODE = "en"
+LANGUAGES = [
+    ("en", "English"),
+    ("en-in", "English (India)"),
+    *sorted(
+        (code, LANG_INFO.get(code, {}).get("name_local", code))
+        for code in (
+            path.parent.parent.name.lower().replace("_", "-")
+            for path in LOCALE_PATHS[0].glob("*/LC_MESSAGES/django.po")
+        )
+    ),
+]
+LANGUAGE_COOKIE_AGE = 365 * 24 * 3600
+LANGUAGE_COOKIE_SAMESITE = "Lax"
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True

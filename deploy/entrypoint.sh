@@ -29,6 +29,10 @@ case "$step" in
     # Exactly the versions in constraints.txt, so every build gets the same set.
     "$PYTHON" -m pip install --no-cache-dir -c constraints.txt "$@" .
     ;;
+  compilemessages)
+    # The translations' .mo files, with Babel (no gettext in the image).
+    exec "$PYTHON" manage.py compilemessages "$@"
+    ;;
   collectstatic)
     # With the production storage (DEBUG=0): hashed names and the manifest that every page
     # needs once DEBUG is off. No secret is used here, so a build needs none.

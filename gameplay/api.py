@@ -2,6 +2,7 @@
 
 from django.contrib.auth.signals import user_logged_in
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import generics, status
 from rest_framework.authtoken.views import ObtainAuthToken
@@ -188,7 +189,7 @@ def _match_or_404(match_id: int, player: Player) -> Match:
     allowed, and to anyone once it is over."""
     match = selectors.match_watchable(match_id, player)
     if match is None:
-        raise NotFound("No such match.")
+        raise NotFound(_("No such match."))
     return match
 
 
@@ -221,7 +222,7 @@ class MatchDocumentView(APIView):
         match = selectors.match_finished(pk)
         document = selectors.match_document(match) if match else None
         if document is None:
-            raise NotFound("No finished match with this id.")
+            raise NotFound(_("No finished match with this id."))
         response = Response(document)
         if request.query_params.get("download"):
             response["Content-Disposition"] = f'attachment; filename="knock-match-{pk}.json"'

@@ -3,10 +3,12 @@
 shows a service's refusal by the field it is about."""
 
 import logging
+import zoneinfo
 
 from django import forms
 from django.contrib.auth import password_validation
 from django.contrib.auth.forms import PasswordResetForm
+from django.utils.translation import gettext_lazy as _
 
 from config.errors import DomainError
 from config.security import RateLimit
@@ -26,25 +28,27 @@ FIELD_OF_CODE = {
 class SignupForm(forms.Form):
     username = forms.CharField(
         max_length=150,
-        help_text="Letters of any script, digits and . @ + - _; no spaces. "
-        "Ada and ada are the same name.",
+        label=_("Username"),
+        help_text=_(
+            "Letters of any script, digits and . @ + - _; no spaces. Ada and ada are the same name."
+        ),
         widget=forms.TextInput(attrs={"autocomplete": "username", "autofocus": True}),
     )
     email = forms.CharField(
         required=False,
         max_length=254,
-        label="Email (optional)",
-        help_text="Only used to send you a link if you forget your password.",
+        label=_("Email (optional)"),
+        help_text=_("Only used to send you a link if you forget your password."),
         widget=forms.EmailInput(attrs={"autocomplete": "email"}),
     )
     password1 = forms.CharField(
-        label="Password",
+        label=_("Password"),
         strip=False,
         widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
         help_text=password_validation.password_validators_help_text_html(),
     )
     password2 = forms.CharField(
-        label="Password again",
+        label=_("Password again"),
         strip=False,
         widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
     )
@@ -52,7 +56,7 @@ class SignupForm(forms.Form):
     def clean(self):
         data = super().clean()
         if data.get("password1") and data.get("password2") != data["password1"]:
-            self.add_error("password2", "The two passwords differ.")
+            self.add_error("password2", _("The two passwords differ."))
         return data
 
     def explain(self, exc: DomainError) -> None:
@@ -66,8 +70,8 @@ class EmailForm(forms.Form):
     email = forms.CharField(
         required=False,
         max_length=254,
-        label="Email",
-        help_text="Where a password reset link goes. Leave it empty to remove it.",
+        label=_("Email"),
+        help_text=_("Where a password reset link goes. Leave it empty to remove it."),
         widget=forms.EmailInput(attrs={"autocomplete": "email"}),
     )
 
@@ -76,14 +80,22 @@ class ClientSeedForm(forms.Form):
     client_seed = forms.CharField(
         required=False,
         max_length=64,
-        label="Your client seed",
-        help_text=(
+        label=_("Your client seed"),
+        help_text=_(
             "Goes into every deal of the matches you sit down at, with the server's seed "
             "(committed before) and your opponents' seeds: nobody alone can choose a deal. "
             "1-64 printable characters, no spaces. Leave it empty and your browser picks a "
             "new random one each time you sit down."
         ),
         widget=forms.TextInput(attrs={"autocomplete": "off", "spellcheck": "false"}),
+    )
+
+
+class TimeZoneForm(forms.Form):
+    time_zone = forms.ChoiceField(
+        label=_("Your time zone"),
+        help_text=_("Times on Knock's pages read in it. Your browser told us this one."),
+        choices=lambda: [(zone, zone) for zone in sorted(zoneinfo.available_timezones())],
     )
 
 

@@ -37,19 +37,19 @@ def variant_choices() -> list[tuple[str, str]]:
 class Metric(models.TextChoices):
     """Counters kept per player; achievement and title rules compare one to a threshold."""
 
-    MATCHES_PLAYED = "matches_played", "Matches played"
-    MATCHES_WON = "matches_won", "Matches won"
-    HANDS_WON = "hands_won", "Hands won"
-    HANDS_LOST = "hands_lost", "Hands lost (stalemates count for everyone)"
-    GINS = "gins", "Gins"
-    BIG_GINS = "big_gins", "Big gins"
-    UNDERCUTS = "undercuts", "Undercuts"
-    WIN_STREAK = "win_streak", "Current win streak"
-    BEST_WIN_STREAK = "best_win_streak", "Best win streak"
-    TOURNAMENTS_WON = "tournaments_won", "Tournaments won"
-    LEAGUE_PROMOTIONS = "league_promotions", "League promotions"
-    LEAGUE_TITLES = "league_titles", "League division titles"
-    LEVEL = "level", "Level reached"
+    MATCHES_PLAYED = "matches_played", _("Matches played")
+    MATCHES_WON = "matches_won", _("Matches won")
+    HANDS_WON = "hands_won", _("Hands won")
+    HANDS_LOST = "hands_lost", _("Hands lost (stalemates count for everyone)")
+    GINS = "gins", _("Gins")
+    BIG_GINS = "big_gins", _("Big gins")
+    UNDERCUTS = "undercuts", _("Undercuts")
+    WIN_STREAK = "win_streak", _("Current win streak")
+    BEST_WIN_STREAK = "best_win_streak", _("Best win streak")
+    TOURNAMENTS_WON = "tournaments_won", _("Tournaments won")
+    LEAGUE_PROMOTIONS = "league_promotions", _("League promotions")
+    LEAGUE_TITLES = "league_titles", _("League division titles")
+    LEVEL = "level", _("Level reached")
 
 
 class Title(models.Model):
@@ -116,10 +116,10 @@ class Level(models.Model):
 
 class Achievement(models.Model):
     class Tier(models.TextChoices):
-        BRONZE = "bronze", "Bronze"
-        SILVER = "silver", "Silver"
-        GOLD = "gold", "Gold"
-        PLATINUM = "platinum", "Platinum"
+        BRONZE = "bronze", _("Bronze")
+        SILVER = "silver", _("Silver")
+        GOLD = "gold", _("Gold")
+        PLATINUM = "platinum", _("Platinum")
 
     code = models.SlugField(unique=True)
     name = models.CharField(max_length=80, validators=[visible_name])
@@ -177,6 +177,12 @@ class Player(models.Model):
         db_default="",
         help_text="An admin's fair-play mark; nothing automatic.",
     )
+    # The language the player chose (a code of settings.LANGUAGES); empty: their
+    # browser's. Applied at each login (gameplay.signals.apply_preferences).
+    language = models.CharField(max_length=16, blank=True, db_default="", default="")
+    # The player's IANA time zone ("Asia/Kolkata"), first from their browser; empty: not
+    # known yet. Times on pages read in it (config.preferences.PreferencesMiddleware).
+    time_zone = models.CharField(max_length=64, blank=True, db_default="", default="")
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -501,12 +507,12 @@ class Match(models.Model):
     SECRET_FIELDS = ("seed", "seat_seeds", "state", "log")
 
     class Status(models.TextChoices):
-        ACTIVE = "active", "Active"
-        FINISHED = "finished", "Finished"
-        DISPUTED = "disputed", "Disputed"
+        ACTIVE = "active", _("Active")
+        FINISHED = "finished", _("Finished")
+        DISPUTED = "disputed", _("Disputed")
         # Called off before its first move (`gameplay.services.match_abort`): no result,
         # no rating, no XP, the entry fees refunded.
-        ABORTED = "aborted", "Aborted"
+        ABORTED = "aborted", _("Aborted")
 
     room = models.ForeignKey(Room, null=True, blank=True, on_delete=models.SET_NULL)
     variant = models.CharField(max_length=16, choices=variant_choices)
@@ -713,9 +719,9 @@ class FairPlaySignal(models.Model):
     """A player (or pair) worth a look, with the evidence; nothing acts on it by itself."""
 
     class Kind(models.TextChoices):
-        EXPERT_AGREEMENT = "expert_agreement", "Agrees with the expert bot"
-        CHIP_DUMPING = "chip_dumping", "Chip dumping"
-        SHARED_CLIENT = "shared_client", "Shared address or client at a table"
+        EXPERT_AGREEMENT = "expert_agreement", _("Agrees with the expert bot")
+        CHIP_DUMPING = "chip_dumping", _("Chip dumping")
+        SHARED_CLIENT = "shared_client", _("Shared address or client at a table")
 
     kind = models.CharField(max_length=20, choices=Kind.choices)
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")

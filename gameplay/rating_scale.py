@@ -6,9 +6,11 @@ The stored rating is OpenSkill's ordinal, mu - 3 sigma: 0 for a newcomer (mu 25,
 strong regular about 2000. Plain functions, so every page and the API agree.
 """
 
+from django.utils.translation import gettext_lazy as _
+
 BASE = 1500
 PER_POINT = 20
-EXPLANATION = (
+EXPLANATION = _(
     "Knock rating: 1500 + 20 × the OpenSkill ordinal (μ − 3σ, a cautious estimate "  # noqa: RUF001
     "of skill). "
     "Everyone starts at 1500; it is provisional until the estimate settles."

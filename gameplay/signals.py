@@ -18,3 +18,26 @@ def trace_login(sender, request, user, **kwargs) -> None:
         address=request.META.get("REMOTE_ADDR"),
         fingerprint=hashlib.sha256(agent.encode()).hexdigest()[:32] if agent else "",
     )
+
+
+def apply_preferences(sender, request, user, **kwargs) -> None:
+    """At sign-in, the account's language and time zone win over the browser's: they go
+    in their cookies (config.preferences.PreferencesMiddleware writes them). An account
+    with no time zone yet keeps the one the browser sent (its knock_tz cookie)."""
+    from config.preferences import TIME_ZONE_COOKIE, valid_zone
+    from gameplay.models import Player
+
+    if request is None:
+        return
+    row = Player.objects.filter(user=user).values_list("pk", "language", "time_zone").first()
+    if row is None:
+        return
+    pk, language, zone = row
+    if language:
+        request.knock_language = language
+    if zone:
+        request.knock_time_zone = zone
+        return
+    sent = getattr(request, "COOKIES", {}).get(TIME_ZONE_COOKIE, "")
+    if valid_zone(sent) is not None:
+        Player.objects.filter(pk=pk).update(time_zone=sent)

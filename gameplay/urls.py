@@ -17,6 +17,7 @@ urlpatterns = [
         views.account_token_revoke,
         name="account-token-revoke",
     ),
+    path("language/", views.language_set, name="language-set"),
     path("rooms/", views.lobby, name="lobby"),
     path("rooms/<int:room_id>/play/", views.room_play, name="room-play"),
     path("rooms/queue/leave/", views.queue_leave, name="queue-leave"),

@@ -8,6 +8,8 @@ like; then it must be visible, plain and not one the house's bots use.
 import re
 import unicodedata
 
+from django.utils.translation import gettext as _
+
 from config.text import hidden_characters
 
 MAX_LENGTH = 150  # Django's User.username
@@ -49,21 +51,24 @@ def normalize_username(raw: str) -> str:
     """The name to store, or UsernameError saying what is wrong with it."""
     name = unicodedata.normalize("NFKC", raw or "").strip()
     if not name:
-        raise UsernameError("A username is required.")
+        raise UsernameError(_("A username is required."))
     hidden = hidden_characters(name)
     if hidden:
         raise UsernameError(
-            "A username cannot contain invisible, control or direction-changing characters "
-            f"(found {', '.join(hidden)})."
+            _(
+                "A username cannot contain invisible, control or direction-changing "
+                "characters (found %(found)s)."
+            )
+            % {"found": ", ".join(hidden)}
         )
     if not _plain(name):
         raise UsernameError(
-            "A username may contain letters, digits and . @ + - _ only, with no spaces."
+            _("A username may contain letters, digits and . @ + - _ only, with no spaces.")
         )
     if len(name) > MAX_LENGTH:
-        raise UsernameError(f"A username is at most {MAX_LENGTH} characters long.")
+        raise UsernameError(_("A username is at most %(n)s characters long.") % {"n": MAX_LENGTH})
     if BOT_NAME.fullmatch(name):
         raise UsernameError(
-            "Names like bot-greedy-1 belong to the house's bots.", code="reserved_username"
+            _("Names like bot-greedy-1 belong to the house's bots."), code="reserved_username"
         )
     return name

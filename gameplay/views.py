@@ -11,17 +11,21 @@ from django.http import Http404, JsonResponse
 from django.shortcuts import redirect, render
 from django.templatetags.static import static
 from django.urls import reverse
+from django.utils import timezone
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
+from django.views.i18n import set_language
 
 from config.errors import DomainError
 from config.params import MAX_ID, ascii_int
 from config.parsers import MAX_JSON_DEPTH, json_depth_exceeds
+from config.preferences import TIME_ZONE_AGE, TIME_ZONE_COOKIE
 from config.security import RateLimit
 from engine import variants
 from engine import verify as engine_verify
 from gameplay import profile, rating_scale, selectors, services
-from gameplay.forms import ClientSeedForm, EmailForm, SignupForm
+from gameplay.forms import ClientSeedForm, EmailForm, SignupForm, TimeZoneForm
 from gameplay.models import Match, Rating, Room
 
 CHART_WIDTH = 240
@@ -41,7 +45,11 @@ def signup(request):
         limit = RateLimit("register")
         if not limit.check(request):
             minutes = limit.minutes()
-            messages.error(request, f"Too many sign-ups from here. Try again in {minutes} min.")
+            messages.error(
+                request,
+                _("Too many sign-ups from here. Try again in %(minutes)s min.")
+                % {"minutes": minutes},
+            )
             return render(request, "registration/signup.html", {"form": SignupForm()}, status=429)
         if form.is_valid():
             data = form.cleaned_data
@@ -53,8 +61,11 @@ def signup(request):
             except DomainError as exc:
                 form.explain(exc)
             else:
+                services.player_set_language(player=player, language=get_language())
                 login(request, player.user, backend="gameplay.backends.CaseInsensitiveModelBackend")
-                messages.success(request, f"Welcome to Knock, {player.display_name}!")
+                messages.success(
+                    request, _("Welcome to Knock, %(name)s!") % {"name": player.display_name}
+                )
                 return redirect("player-profile", player_id=player.pk)
     return render(request, "registration/signup.html", {"form": form})
 
@@ -117,6 +128,19 @@ def account(request):
     """Your account: the email a reset link goes to, your client seed, and a way to
     change your password."""
     player = services.player_for_user(request.user)
+    zoning = request.POST.get("form") == "time_zone"
+    zone_form = TimeZoneForm(
+        request.POST if zoning else None,
+        initial={"time_zone": player.time_zone or timezone.get_current_timezone_name()},
+    )
+    if zoning and zone_form.is_valid():
+        zone = services.player_set_time_zone(
+            player=player, time_zone=zone_form.cleaned_data["time_zone"]
+        )
+        messages.success(request, _("Times now read in %(zone)s.") % {"zone": zone})
+        response = redirect("account")
+        response.set_cookie(TIME_ZONE_COOKIE, zone, max_age=TIME_ZONE_AGE, samesite="Lax")
+        return response
     seeding = request.POST.get("form") == "client_seed"
     seed_form = ClientSeedForm(
         request.POST if seeding else None, initial={"client_seed": player.client_seed}
@@ -130,24 +154,31 @@ def account(request):
             seed_form.add_error("client_seed", exc.message)
         else:
             messages.success(
-                request, "Your client seed is saved." if seed else "Your browser picks your seeds."
+                request,
+                _("Your client seed is saved.") if seed else _("Your browser picks your seeds."),
             )
             return redirect("account")
     form = EmailForm(
-        request.POST if request.method == "POST" and not seeding else None,
+        request.POST if request.method == "POST" and not seeding and not zoning else None,
         initial={"email": request.user.email},
     )
-    if request.method == "POST" and not seeding and form.is_valid():
+    if request.method == "POST" and not seeding and not zoning and form.is_valid():
         try:
             email = services.user_set_email(user=request.user, email=form.cleaned_data["email"])
         except DomainError as exc:
             form.add_error("email", exc.message)
         else:
-            messages.success(request, f"Reset links go to {email}." if email else "Email removed.")
+            messages.success(
+                request,
+                _("Reset links go to %(email)s.") % {"email": email}
+                if email
+                else _("Email removed."),
+            )
             return redirect("account")
     context = {
         "form": form,
         "seed_form": seed_form,
+        "zone_form": zone_form,
         "next_seed": services.player_next_seed_commitment(player=player),
         "tokens": selectors.api_tokens_of(request.user),
     }
@@ -167,11 +198,25 @@ def account_token_revoke(request, token_id: int):
     return redirect(reverse("account") + "#api-tokens")
 
 
+@require_POST
+def language_set(request):
+    """The header's language buttons: Django's set_language (it checks the code and the
+    `next` address, and sets the cookie), and for a signed-in player the account's
+    language too, so it follows them to other browsers."""
+    response = set_language(request)
+    language = request.POST.get("language", "")
+    if request.user.is_authenticated and language in dict(settings.LANGUAGES):
+        services.player_set_language(
+            player=services.player_for_user(request.user), language=language
+        )
+    return response
+
+
 @login_required
 @require_POST
 def queue_leave(request):
     if services.queue_leave(player=services.player_for_user(request.user)):
-        messages.info(request, "You left the queue.")
+        messages.info(request, _("You left the queue."))
     return redirect("lobby")
 
 

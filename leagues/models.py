@@ -10,6 +10,7 @@ from datetime import timedelta
 from django.db import models
 from django.db.models import F, Q
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from competition import standings
 from config.text import visible_name
@@ -123,9 +124,9 @@ class Membership(models.Model):
 
 class Season(models.Model):
     class Status(models.TextChoices):
-        SCHEDULED = "scheduled", "Scheduled"
-        RUNNING = "running", "Running"
-        CLOSED = "closed", "Closed"
+        SCHEDULED = "scheduled", _("Scheduled")
+        RUNNING = "running", _("Running")
+        CLOSED = "closed", _("Closed")
 
     league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="seasons")
     number = models.PositiveIntegerField()
@@ -186,10 +187,10 @@ class Round(models.Model):
 
 class Fixture(models.Model):
     class Status(models.TextChoices):
-        SCHEDULED = "scheduled", "Scheduled"
-        PLAYING = "playing", "Playing"
-        DONE = "done", "Done"
-        VOID = "void", "Void"
+        SCHEDULED = "scheduled", _("Scheduled")
+        PLAYING = "playing", _("Playing")
+        DONE = "done", _("Done")
+        VOID = "void", _("Void")
 
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="fixtures")
     table = models.PositiveSmallIntegerField(help_text="Position within the round, from 1.")
@@ -244,9 +245,9 @@ class Standing(models.Model):
     """
 
     class Outcome(models.TextChoices):
-        PROMOTED = "promoted", "Promoted"
-        RELEGATED = "relegated", "Relegated"
-        STAYED = "stayed", "Stayed"
+        PROMOTED = "promoted", _("Promoted")
+        RELEGATED = "relegated", _("Relegated")
+        STAYED = "stayed", _("Stayed")
 
     season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="standings")
     division = models.ForeignKey(Division, on_delete=models.CASCADE, related_name="standings")

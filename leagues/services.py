@@ -14,6 +14,7 @@ from django.db import connection, transaction
 from django.db.models import Prefetch
 from django.utils import timezone
 from django.utils.text import slugify
+from django.utils.translation import gettext as _
 
 from competition import schedule, standings
 from config.db import bulk_update
@@ -72,9 +73,9 @@ def league_create(
     except ValueError as exc:
         raise DomainError(str(exc), code="invalid_league") from exc
     if chosen == []:
-        raise DomainError("A league needs at least one tie-breaker.", code="invalid_league")
+        raise DomainError(_("A league needs at least one tie-breaker."), code="invalid_league")
     if not divisions:
-        raise DomainError("A league needs at least one division.", code="invalid_league")
+        raise DomainError(_("A league needs at least one division."), code="invalid_league")
     refuse_hidden(name, *(division["name"] for division in divisions))
     with transaction.atomic():
         league = League.objects.create(
@@ -169,7 +170,7 @@ def _start(season: Season) -> None:
     ):
         by_division[division_id].append(player_id)
     if sum(len(ids) for ids in by_division.values()) < 2:
-        raise DomainError("A season needs at least two members.", code="too_few_members")
+        raise DomainError(_("A season needs at least two members."), code="too_few_members")
     ordinal = _ordinals((p for ids in by_division.values() for p in ids), league.variant)
     Standing.objects.bulk_create(
         Standing(season=season, division_id=d, player_id=p, rating=ordinal[p])
@@ -247,7 +248,7 @@ def season_close(*, season_id: int) -> Season:
         if season.status == Season.Status.CLOSED:
             return Season.objects.get(league=league, number=season.number + 1)
         if season.status != Season.Status.RUNNING:
-            raise Conflict("The season has not started.", code="season_not_started")
+            raise Conflict(_("The season has not started."), code="season_not_started")
         unfinished = Fixture.objects.filter(round__season=season).exclude(status__in=OVER).count()
         if unfinished:
             raise Conflict(

@@ -5,6 +5,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from gameplay import selectors as gameplay_selectors
@@ -85,7 +86,7 @@ def _pick(items: list, wanted: str | None, number):
     for item in items:
         if str(number(item)) == wanted:
             return item
-    raise Http404("No such season or division.")
+    raise Http404(_("No such season or division."))
 
 
 def player_history(request, pk: int):
@@ -100,7 +101,7 @@ def player_history(request, pk: int):
 def leaderboard(request):
     variant = request.GET.get("variant", "gin")
     if variant not in dict(variant_choices()):
-        raise Http404("No such variant.")
+        raise Http404(_("No such variant."))
     # People only unless asked: the house's bots would fill most of the board.
     bots = request.GET.get("bots") == "1"
     page = Paginator(selectors.leaderboard(variant, bots=bots), LEADERBOARD_PAGE).get_page(

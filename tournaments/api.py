@@ -2,6 +2,7 @@
 
 import django_filters
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import generics, status
 from rest_framework.response import Response
@@ -61,7 +62,7 @@ def _run_by_caller(request, pk: int) -> Tournament:
     is not theirs, both before a byte of the request body is read."""
     tournament = _visible(request, pk)
     if not services.can_run(request.user, tournament):
-        raise NotAllowed("Only this tournament's organiser may do that.", code="not_organiser")
+        raise NotAllowed(_("Only this tournament's organiser may do that."), code="not_organiser")
     return tournament
 
 

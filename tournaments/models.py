@@ -28,36 +28,36 @@ TIEBREAK_CHOICES = [
 
 class Tournament(models.Model):
     class Status(models.TextChoices):
-        DRAFT = "draft", "Draft"
-        REGISTRATION = "registration", "Registration open"
-        CHECK_IN = "check_in", "Check-in open"
-        READY = "ready", "Check-in closed"
-        RUNNING = "running", "Running"
-        FINISHED = "finished", "Finished"
-        CANCELLED = "cancelled", "Cancelled"
+        DRAFT = "draft", _("Draft")
+        REGISTRATION = "registration", _("Registration open")
+        CHECK_IN = "check_in", _("Check-in open")
+        READY = "ready", _("Check-in closed")
+        RUNNING = "running", _("Running")
+        FINISHED = "finished", _("Finished")
+        CANCELLED = "cancelled", _("Cancelled")
 
     class Format(models.TextChoices):
-        SINGLE = "single", "Single elimination"
-        DOUBLE = "double", "Double elimination"
-        SWISS = "swiss", "Swiss"
-        TWO_STAGE = "two_stage", "Two-stage (groups, then a bracket)"
+        SINGLE = "single", _("Single elimination")
+        DOUBLE = "double", _("Double elimination")
+        SWISS = "swiss", _("Swiss")
+        TWO_STAGE = "two_stage", _("Two-stage (groups, then a bracket)")
 
     class GrandFinal(models.TextChoices):
-        RESET = "reset", "With a reset (a second match if the losers' champion wins)"
-        SIMPLE = "simple", "One match"
+        RESET = "reset", _("With a reset (a second match if the losers' champion wins)")
+        SIMPLE = "simple", _("One match")
 
     class SecondStage(models.TextChoices):
-        SINGLE = "single", "Single elimination"
-        DOUBLE = "double", "Double elimination"
+        SINGLE = "single", _("Single elimination")
+        DOUBLE = "double", _("Double elimination")
 
     class GroupStage(models.TextChoices):
-        ROUND_ROBIN = "round_robin", "Round-robin groups"
-        SWISS = "swiss", "Swiss groups"
+        ROUND_ROBIN = "round_robin", _("Round-robin groups")
+        SWISS = "swiss", _("Swiss groups")
 
     class Seeding(models.TextChoices):
-        RATING = "rating", "By rating"
-        RANDOM = "random", "Random (committed draw)"
-        MANUAL = "manual", "Manual"
+        RATING = "rating", _("By rating")
+        RANDOM = "random", _("Random (committed draw)")
+        MANUAL = "manual", _("Manual")
 
     SECRET_FIELDS = ("seed",)  # the draw seed; see gameplay.models.Match.SECRET_FIELDS
 
@@ -254,15 +254,15 @@ class Prize(models.Model):
 
 class Entry(models.Model):
     class Status(models.TextChoices):
-        REGISTERED = "registered", "Registered"
-        WAITLISTED = "waitlisted", "Waiting list"
-        CHECKED_IN = "checked_in", "Checked in"
-        PLAYING = "playing", "Playing"
-        WITHDRAWN = "withdrawn", "Withdrawn"
-        DROPPED = "dropped", "Dropped (no check-in)"
-        DISQUALIFIED = "disqualified", "Disqualified"
-        ELIMINATED = "eliminated", "Eliminated"
-        CHAMPION = "champion", "Champion"
+        REGISTERED = "registered", _("Registered")
+        WAITLISTED = "waitlisted", _("Waiting list")
+        CHECKED_IN = "checked_in", _("Checked in")
+        PLAYING = "playing", _("Playing")
+        WITHDRAWN = "withdrawn", _("Withdrawn")
+        DROPPED = "dropped", _("Dropped (no check-in)")
+        DISQUALIFIED = "disqualified", _("Disqualified")
+        ELIMINATED = "eliminated", _("Eliminated")
+        CHAMPION = "champion", _("Champion")
 
     # Unique (tournament, player) serves lookups by tournament; one index less to write
     # when the draw updates every entry.
@@ -303,10 +303,10 @@ class Round(models.Model):
     """A round, numbered across the event; in double elimination each belongs to a side."""
 
     class Side(models.TextChoices):
-        MAIN = "", "Main bracket"
-        WINNERS = "W", "Winners' bracket"
-        LOSERS = "L", "Losers' bracket"
-        FINAL = "F", "Grand final"
+        MAIN = "", _("Main bracket")
+        WINNERS = "W", _("Winners' bracket")
+        LOSERS = "L", _("Losers' bracket")
+        FINAL = "F", _("Grand final")
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="rounds")
     number = models.PositiveSmallIntegerField()
@@ -333,10 +333,10 @@ class Table(models.Model):
     """One bracket table, at its bracket ref (round, position)."""
 
     class Status(models.TextChoices):
-        PENDING = "pending", "Waiting for earlier tables"
-        WAITING = "waiting", "Waiting for players"
-        PLAYING = "playing", "Playing"
-        DONE = "done", "Done"
+        PENDING = "pending", _("Waiting for earlier tables")
+        WAITING = "waiting", _("Waiting for players")
+        PLAYING = "playing", _("Playing")
+        DONE = "done", _("Done")
 
     # No single-column FK indexes: (tournament, ...) indexes below lead with the tournament,
     # and a 65,536-entry draw writes every index once per table.

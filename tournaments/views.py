@@ -12,6 +12,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.clickjacking import xframe_options_exempt
 from django.views.decorators.http import require_POST
 
@@ -29,13 +30,13 @@ LIVE = (Tournament.Status.RUNNING, Tournament.Status.CHECK_IN, Tournament.Status
 def tournament_list(request):
     rows = list(selectors.visible_to(request.user))
     groups = [
-        ("Running", [t for t in rows if t.status == Tournament.Status.RUNNING]),
+        (_("Running"), [t for t in rows if t.status == Tournament.Status.RUNNING]),
         (
-            "Taking registrations",
+            _("Taking registrations"),
             [t for t in rows if t.status in ("registration", "check_in", "ready")],
         ),
-        ("Finished", [t for t in rows if t.status == Tournament.Status.FINISHED]),
-        ("Cancelled", [t for t in rows if t.status == Tournament.Status.CANCELLED]),
+        (_("Finished"), [t for t in rows if t.status == Tournament.Status.FINISHED]),
+        (_("Cancelled"), [t for t in rows if t.status == Tournament.Status.CANCELLED]),
     ]
     drafts = [t for t in rows if t.status == Tournament.Status.DRAFT]
     return render(
@@ -274,7 +275,7 @@ def bracket_drawing(bracket: dict) -> dict:
     )
     final = root
     for table in mains:
-        table["from"] = ", ".join(str(position + 1) for _, position in table["feeders"])
+        table["from"] = ", ".join(str(position + 1) for _feeder, position in table["feeders"])
 
     def steps(table: dict, out: list) -> list:
         """The tree as a flat list the template renders in one loop (no recursion): open a
@@ -325,10 +326,10 @@ def _column_width(rounds: list[dict]) -> str:
 
 def _table_label(table: dict) -> str:
     if table["third_place"]:
-        return "Third place"
+        return _("Third place")
     if table["is_final"]:
-        return "Final"
-    return f"Table {table['position'] + 1}"
+        return _("Final")
+    return _("Table %(n)s") % {"n": table["position"] + 1}
 
 
 def result_words(
@@ -418,7 +419,7 @@ def profile_section(player) -> dict | None:
         )
         rows.append({"entry": entry, "outcome": outcome})
     return {
-        "title": "Tournaments",
+        "title": _("Tournaments"),
         "template": "tournaments/_profile.html",
         "context": {"rows": rows},
     }
@@ -519,11 +520,17 @@ def register(request, pk: int):
     except DomainError as exc:
         messages.error(request, exc.message)
         return _back(pk)
-    paid = f" {entry.fee_paid} coins entry fee paid." if entry.fee_paid else ""
+    paid = (
+        " "
+        + ngettext("%(n)s coin entry fee paid.", "%(n)s coins entry fee paid.", entry.fee_paid)
+        % {"n": entry.fee_paid}
+        if entry.fee_paid
+        else ""
+    )
     if entry.status == Entry.Status.WAITLISTED:
-        messages.info(request, f"The tournament is full: you are on the waiting list.{paid}")
+        messages.info(request, _("The tournament is full: you are on the waiting list.") + paid)
     else:
-        messages.success(request, f"You are in.{paid}")
+        messages.success(request, _("You are in.") + paid)
     return _back(pk)
 
 
@@ -535,10 +542,14 @@ def withdraw(request, pk: int):
     entry = selectors.entry_of(tournament, player)
     # Before the draw the fee comes back; once playing, withdrawing forfeits it.
     held = entry.fee_paid if entry and tournament.status in services.STARTABLE else 0
-    refund = f" {held} coins refunded." if held else ""
+    refund = (
+        " " + ngettext("%(n)s coin refunded.", "%(n)s coins refunded.", held) % {"n": held}
+        if held
+        else ""
+    )
     _attempt(
         request,
-        f"You withdrew.{refund}",
+        _("You withdrew.") + refund,
         services.entry_withdraw,
         tournament_id=pk,
         player=player,
@@ -552,7 +563,7 @@ def check_in(request, pk: int):
     _visible(request, pk)
     _attempt(
         request,
-        "Checked in: you will be seated when the tournament starts.",
+        _("Checked in: you will be seated when the tournament starts."),
         services.entry_check_in,
         tournament_id=pk,
         player=player_for_user(request.user),
@@ -569,7 +580,7 @@ def take_seat(request, pk: int, table_id: int):
     player = player_for_user(request.user)
     table = _attempt(
         request,
-        "You took your seat.",
+        _("You took your seat."),
         services.table_show_up,
         table_id=table_id,
         player=player,
@@ -579,7 +590,7 @@ def take_seat(request, pk: int, table_id: int):
         seat = selectors.seat_of(selectors.entry_of(table.tournament, player))
         if seat and seat["match"]:
             return redirect("match-table", match_id=seat["match"])
-        messages.info(request, "Your match starts as soon as everyone at the table is seated.")
+        messages.info(request, _("Your match starts as soon as everyone at the table is seated."))
     return _back(pk)
 
 
@@ -590,20 +601,28 @@ def _cancelled(tournament: Tournament) -> str:
     """What cancelling refunds, read just before: the fees held, as the question put it."""
     fees = selectors.held_fees(tournament)
     if not fees["entries"]:
-        return "Cancelled. No fees were held, so nothing was refunded."
+        return _("Cancelled. No fees were held, so nothing was refunded.")
     coins, players = fees["coins"], fees["entries"]
-    return (
-        f"Cancelled. {coins} coin{'' if coins == 1 else 's'} refunded "
-        f"to {players} player{'' if players == 1 else 's'}."
-    )
+    refunded = ngettext("%(n)s coin refunded", "%(n)s coins refunded", coins) % {"n": coins}
+    return ngettext(
+        "Cancelled. %(refunded)s to %(n)s player.",
+        "Cancelled. %(refunded)s to %(n)s players.",
+        players,
+    ) % {"refunded": refunded, "n": players}
 
 
 # Each action's service and what to say when it is done (a callable reads the tournament first).
 ACTIONS = {
-    "open-registration": (services.tournament_open_registration, "Registration is open."),
-    "open-check-in": (services.tournament_open_check_in, "Check-in is open."),
-    "close-check-in": (services.tournament_close_check_in, "Check-in is closed."),
-    "start": (services.tournament_start, "The tournament has started: the bracket is drawn."),
+    "open-registration": (
+        services.tournament_open_registration,
+        gettext_lazy("Registration is open."),
+    ),
+    "open-check-in": (services.tournament_open_check_in, gettext_lazy("Check-in is open.")),
+    "close-check-in": (services.tournament_close_check_in, gettext_lazy("Check-in is closed.")),
+    "start": (
+        services.tournament_start,
+        gettext_lazy("The tournament has started: the bracket is drawn."),
+    ),
     "cancel": (services.tournament_cancel, _cancelled),
 }
 
@@ -613,7 +632,7 @@ ACTIONS = {
 def manage(request, pk: int, action: str):
     tournament = _visible(request, pk)
     if action not in ACTIONS:
-        raise Http404("No such action.")
+        raise Http404(_("No such action."))
     call, done = ACTIONS[action]
     if callable(done):
         done = done(tournament)
@@ -660,7 +679,7 @@ def disqualify(request, pk: int, entry_id: int):
     entry = get_object_or_404(Entry.objects.select_related("player"), pk=entry_id, tournament_id=pk)
     _attempt(
         request,
-        f"{entry.player.display_name} is disqualified.",
+        _("%(name)s is disqualified.") % {"name": entry.player.display_name},
         services.entry_disqualify,
         entry_id=entry.pk,
         by=request.user,
@@ -675,17 +694,19 @@ def set_seed(request, pk: int, entry_id: int):
     comes first: nobody else learns how the value would have been read."""
     tournament = _visible(request, pk)
     if not services.can_run(request.user, tournament):
-        messages.error(request, "Only this tournament's organiser may do that.")
+        messages.error(request, _("Only this tournament's organiser may do that."))
         return _back(pk)
     entry = get_object_or_404(Entry.objects.select_related("player"), pk=entry_id, tournament_id=pk)
     raw = request.POST.get("seed", "").strip()
     seed = ascii_int(raw, low=1, high=65536) if raw else None
     if raw and seed is None:
-        messages.error(request, "A seed is a whole number from 1 (the best) up.")
+        messages.error(request, _("A seed is a whole number from 1 (the best) up."))
         return _back(pk)
     _attempt(
         request,
-        f"{entry.player.display_name} is seed {seed}." if seed else "Seed cleared.",
+        _("%(name)s is seed %(seed)s.") % {"name": entry.player.display_name, "seed": seed}
+        if seed
+        else _("Seed cleared."),
         services.entry_set_seed,
         entry_id=entry.pk,
         seed=seed,
@@ -701,7 +722,7 @@ def replay(request, pk: int, table_id: int):
     get_object_or_404(Table, pk=table_id, tournament_id=pk)
     _attempt(
         request,
-        "The disputed match is set aside; the table plays it again.",
+        _("The disputed match is set aside; the table plays it again."),
         services.table_replay,
         table_id=table_id,
         by=request.user,
@@ -712,7 +733,7 @@ def replay(request, pk: int, table_id: int):
 @login_required
 def tournament_create(request):
     if not services.can_organise(request.user):
-        raise PermissionDenied("Creating tournaments needs the organiser permission.")
+        raise PermissionDenied(_("Creating tournaments needs the organiser permission."))
     form = TournamentForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
@@ -721,7 +742,8 @@ def tournament_create(request):
             form.explain(exc.message)
         else:
             messages.success(
-                request, "Draft saved. Only you and staff see it until you open registration."
+                request,
+                _("Draft saved. Only you and staff see it until you open registration."),
             )
             return redirect("tournament-detail", pk=tournament.pk)
     return render(request, "tournaments/form.html", {"form": form, "tournament": None})
@@ -731,9 +753,9 @@ def tournament_create(request):
 def tournament_edit(request, pk: int):
     tournament = _visible(request, pk)
     if not services.can_run(request.user, tournament):
-        raise PermissionDenied("Only this tournament's organiser may change it.")
+        raise PermissionDenied(_("Only this tournament's organiser may change it."))
     if tournament.status not in services.BEFORE_START:
-        messages.error(request, "The tournament has started: its settings are fixed.")
+        messages.error(request, _("The tournament has started: its settings are fixed."))
         return _back(pk)
     form = TournamentForm(request.POST or None, tournament=tournament)
     if request.method == "POST" and form.is_valid():
@@ -742,6 +764,6 @@ def tournament_edit(request, pk: int):
         except DomainError as exc:
             form.explain(exc.message)
         else:
-            messages.success(request, "Saved.")
+            messages.success(request, _("Saved."))
             return _back(pk)
     return render(request, "tournaments/form.html", {"form": form, "tournament": tournament})

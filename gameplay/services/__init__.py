@@ -29,6 +29,8 @@ from gameplay.services.accounts import (
     player_next_seed_commitment,
     player_register,
     player_set_client_seed,
+    player_set_language,
+    player_set_time_zone,
     user_set_email,
 )
 from gameplay.services.common import BalanceOverflow, IllegalMove, InsufficientCoins
@@ -129,6 +131,8 @@ __all__ = [
     "player_next_seed_commitment",
     "player_register",
     "player_set_client_seed",
+    "player_set_language",
+    "player_set_time_zone",
     "progress_evaluate",
     "progress_evaluate_many",
     "queue_leave",

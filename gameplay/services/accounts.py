@@ -1,6 +1,7 @@
 """Players: registering people, a profile for any user, and the reusable bot players."""
 
 import secrets
+import zoneinfo
 from datetime import timedelta
 
 from django.conf import settings
@@ -31,13 +32,13 @@ def player_register(*, username: str, password: str, email: str = "") -> Player:
         raise DomainError(str(exc), code=exc.code) from None
     # The case-insensitive unique index on usernames is the last line (a race ends there).
     if user_model.objects.filter(username__iexact=username).exists():
-        raise Conflict("That username is taken.", code="username_taken")
+        raise Conflict(_("That username is taken."), code="username_taken")
     user = user_model(username=username, email=email)
     try:
         validate_password(password or "", user=user)
     except ValidationError as exc:
         raise DomainError(
-            "The password is too weak.", code="invalid_password", details=exc.messages
+            _("The password is too weak."), code="invalid_password", details=exc.messages
         ) from exc
     try:
         with transaction.atomic():
@@ -45,7 +46,7 @@ def player_register(*, username: str, password: str, email: str = "") -> Player:
             user.save()
             player = Player.objects.create(user=user, display_name=username[:40])
     except IntegrityError:
-        raise Conflict("That username is taken.", code="username_taken") from None
+        raise Conflict(_("That username is taken."), code="username_taken") from None
     return player
 
 
@@ -103,7 +104,7 @@ def _checked_email(email: str) -> str:
         try:
             validate_email(email)
         except ValidationError:
-            raise DomainError("That is not an email address.", code="invalid_email") from None
+            raise DomainError(_("That is not an email address."), code="invalid_email") from None
     return email
 
 
@@ -126,6 +127,27 @@ def player_set_client_seed(*, player: Player, client_seed: str) -> str:
     Player.objects.filter(pk=player.pk).update(client_seed=client_seed)
     player.client_seed = client_seed
     return client_seed
+
+
+def player_set_language(*, player: Player, language: str) -> str:
+    """The language the player's pages and messages are in from now on (a code of
+    settings.LANGUAGES); empty to follow their browser's."""
+    if language and language not in dict(settings.LANGUAGES):
+        raise DomainError(_("Knock is not available in that language."), code="invalid_language")
+    Player.objects.filter(pk=player.pk).update(language=language)
+    player.language = language
+    return language
+
+
+def player_set_time_zone(*, player: Player, time_zone: str) -> str:
+    """The IANA time zone the player's pages show times in from now on."""
+    try:
+        zoneinfo.ZoneInfo(time_zone)
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+        raise DomainError(_("That is not a time zone."), code="invalid_time_zone") from None
+    Player.objects.filter(pk=player.pk).update(time_zone=time_zone)
+    player.time_zone = time_zone
+    return time_zone
 
 
 def player_for_user(user) -> Player:

@@ -9,6 +9,7 @@ from typing import NamedTuple
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from config import metrics
 from config.db import bulk_insert, bulk_update
@@ -82,7 +83,7 @@ def match_create_many(*, specs: list[NewMatch]) -> list[Match]:
     dealt, claimers = [], []
     for spec in specs:
         if len({p.pk for p in spec.players}) != len(spec.players):
-            raise DomainError("A player can take only one seat.", code="duplicate_player")
+            raise DomainError(_("A player can take only one seat."), code="duplicate_player")
     server_seeds = _server_seeds(specs)
     for spec, (seed, seat_seeds) in zip(specs, server_seeds, strict=True):
         try:
@@ -132,7 +133,7 @@ def match_create_many(*, specs: list[NewMatch]) -> list[Match]:
         for match, players, _ in dealt
         for index, player in enumerate(players)
     )
-    for match, players, _ in dealt:
+    for match, players, _to_move in dealt:
         for player in players if match.entry_fee else ():
             if not player.is_bot:
                 coins_book(
@@ -220,21 +221,23 @@ def match_act(*, match_id: int, player: Player, seq: int, action: dict) -> Match
             else None
         )
         if match is None or seat is None:
-            raise NotFound("No such match.")
+            raise NotFound(_("No such match."))
         if match.status != Match.Status.ACTIVE:
-            raise Conflict("The match is over.", code="match_over")
+            raise Conflict(_("The match is over."), code="match_over")
         if seq != match.seq and not _claim_in_window(match, seq, action):
             raise Conflict(
-                f"The match is at move {match.seq}, not {seq}.",
+                _("The match is at move %(seq)s, not %(sent)s.") % {"seq": match.seq, "sent": seq},
                 code="stale_seq",
                 details={"seq": match.seq},
             )
         if not isinstance(action, dict):
-            raise IllegalMove("An action is a JSON object.", code="bad_action")
+            raise IllegalMove(_("An action is a JSON object."), code="bad_action")
         if action.get("type") == "resign":
             raise IllegalMove(
-                "Resigning is not a turn: POST /api/matches/<id>/resign/ (or the socket's "
-                '{"type": "resign"}).',
+                _(
+                    "Resigning is not a turn: POST /api/matches/<id>/resign/ (or the socket's "
+                    '{"type": "resign"}).'
+                ),
                 code="resign_separately",
             )
         game = games.load(match)
@@ -242,17 +245,22 @@ def match_act(*, match_id: int, player: Player, seq: int, action: dict) -> Match
         # refuses says why (already claimed, own discard, window closed, ...).
         out_of_turn = match.to_move != seat.index and action.get("type") != "claim"
         if out_of_turn and action not in game.legal_actions(seat.index):
-            raise NotAllowed("It is not your turn.", code="not_your_turn")
+            raise NotAllowed(_("It is not your turn."), code="not_your_turn")
         if match.hand_break_until is not None:
             raise Conflict(
-                "The table rests between hands: the next one starts when everyone pressed "
-                "Next hand, or when the countdown ends.",
+                _(
+                    "The table rests between hands: the next one starts when everyone pressed "
+                    "Next hand, or when the countdown ends."
+                ),
                 code="between_hands",
                 details={"until": match.hand_break_until.isoformat()},
             )
         if claims.holds(match, action):
             raise Conflict(
-                "Others may still claim the discard: draw from the stock once the window closes.",
+                _(
+                    "Others may still claim the discard: draw from the stock once the "
+                    "window closes."
+                ),
                 code="claim_window_open",
                 details={"claim_deadline": match.claim_deadline.isoformat()},
             )
@@ -731,7 +739,7 @@ def match_forfeit(*, match: Match, seat_index: int, reason: str) -> None:
     places last; the others keep their order by the match score so far.
     """
     if match.status != Match.Status.ACTIVE:
-        raise Conflict("The match is over.", code="match_over")
+        raise Conflict(_("The match is over."), code="match_over")
     game = games.load(match)
     scores = game.view(None)["scores"]
     placements = variants.get(match.variant).forfeit_placements(scores, seat_index, match.options)

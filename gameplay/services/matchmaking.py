@@ -17,12 +17,16 @@ from gameplay.services.ratings import rating_ordinal
 
 def room_check_access(*, player: Player, room: Room) -> None:
     if not room.active:
-        raise NotFound("No such room.")
+        raise NotFound(_("No such room."))
     if player.level < room.min_level:
-        raise NotAllowed(f"This room unlocks at level {room.min_level}.", code="room_locked")
+        raise NotAllowed(
+            _("This room unlocks at level %(level)s.") % {"level": room.min_level},
+            code="room_locked",
+        )
     if room.entry_fee and player.coins < room.entry_fee:
         raise InsufficientCoins(
-            f"This room costs {room.entry_fee} coins; the balance is {player.coins}.",
+            _("This room costs %(fee)s coins; the balance is %(balance)s.")
+            % {"fee": room.entry_fee, "balance": player.coins},
             details={"balance": player.coins, "needed": room.entry_fee},
         )
 
@@ -51,7 +55,7 @@ def room_play(
         Player.objects.select_for_update().get(pk=player.pk)
         if opponent == "bot":
             if not room.bots_allowed:
-                raise NotAllowed("Bots may not play in this room.", code="bots_not_allowed")
+                raise NotAllowed(_("Bots may not play in this room."), code="bots_not_allowed")
             full = room_table_full(player=player, room=room)
             if full is not None:
                 raise Conflict(

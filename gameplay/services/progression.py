@@ -56,7 +56,8 @@ def coins_book(*, player_id: int, amount: int, reason: str, key: str) -> CoinEnt
         balance = player.coins + amount
         if balance < 0:
             raise InsufficientCoins(
-                f"This needs {-amount} coins; the balance is {player.coins}.",
+                _("This needs %(n)s coins; the balance is %(balance)s.")
+                % {"n": -amount, "balance": player.coins},
                 details={"balance": player.coins, "needed": -amount},
             )
         Player.objects.filter(pk=player_id).update(coins=F("coins") + amount)
@@ -178,7 +179,7 @@ def title_display(*, player: Player, title_id: int | None) -> None:
         title_id is not None
         and not PlayerTitle.objects.filter(player=player, title_id=title_id).exists()
     ):
-        raise NotAllowed("You do not hold that title.", code="title_not_owned")
+        raise NotAllowed(_("You do not hold that title."), code="title_not_owned")
     Player.objects.filter(pk=player.pk).update(displayed_title_id=title_id)
 
 

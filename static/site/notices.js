@@ -23,7 +23,7 @@
         const close = document.createElement("button");
         close.type = "button";
         close.className = "close";
-        close.setAttribute("aria-label", "Dismiss");
+        close.setAttribute("aria-label", box.dataset.dismiss || "Dismiss");
         close.textContent = "×";
         close.addEventListener("click", () => {
           closed.add(n.key);

@@ -132,7 +132,8 @@ def test_profile_shows_progress_ratings_titles_achievements_and_matches(page, lo
     for text in rows.all_inner_texts():
         assert re.match(rf"(Won|Lost|Drew) \d+-\d+ against {bot.display_name}", text), text
     gin = page.locator(".rating[data-variant=gin] .rating-figure").inner_text()
-    assert 1000 < int(gin) < 2000  # the displayed scale around 1500, not the raw ordinal
+    # The displayed scale around 1500, not the raw ordinal, grouped as English groups it.
+    assert re.fullmatch(r"1,\d{3}", gin), gin
     page.locator("ul.matches a", has_text=bot.display_name).first.click()
     page.wait_for_url(f"**/players/{bot.pk}/")
     assert page.locator("h1").inner_text().startswith(bot.display_name)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from config.db import bulk_update
 from config.errors import Conflict
@@ -17,7 +18,7 @@ def tournament_cancel(*, tournament_id: int, by=None) -> Tournament:
         tournament = _lock(tournament_id)
         _check_organiser(by, tournament)
         if tournament.status in (Tournament.Status.FINISHED, Tournament.Status.CANCELLED):
-            raise Conflict("The tournament is over.", code="tournament_over")
+            raise Conflict(_("The tournament is over."), code="tournament_over")
         tournament.status = Tournament.Status.CANCELLED
         tournament.finished_at = timezone.now()
         tournament.save(update_fields=["status", "finished_at"])

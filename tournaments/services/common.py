@@ -6,6 +6,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from django.db import connection
+from django.utils.translation import gettext as _
 
 from config.errors import Conflict, NotAllowed, NotFound
 from engine import fair
@@ -83,7 +84,7 @@ def shape_for(tournament: Tournament, n_entries: int) -> Shape:
 
 def bracket_of(tournament: Tournament) -> Shape:
     if not tournament.entries_count:
-        raise Conflict("The bracket is drawn when the tournament starts.", code="not_started")
+        raise Conflict(_("The bracket is drawn when the tournament starts."), code="not_started")
     return shape_for(tournament, tournament.entries_count)
 
 
@@ -126,7 +127,7 @@ def _ref(table: Table) -> bk.TableRef:
 def _lock(tournament_id: int) -> Tournament:
     tournament = Tournament.objects.select_for_update().filter(pk=tournament_id).first()
     if tournament is None:
-        raise NotFound("No such tournament.")
+        raise NotFound(_("No such tournament."))
     return tournament
 
 
@@ -159,7 +160,7 @@ def _check_organiser(user, tournament: Tournament) -> None:
     if user is None:
         return
     if not can_run(user, tournament):
-        raise NotAllowed("Only this tournament's organiser may do that.", code="not_organiser")
+        raise NotAllowed(_("Only this tournament's organiser may do that."), code="not_organiser")
 
 
 def _fee_key(entry: Entry, what: str) -> str:

@@ -81,13 +81,13 @@ def validate_settings(values: dict) -> None:
             raise DomainError(f"{field} must be odd, from 1 to 9.", code="invalid_settings")
     if values.get("third_place") and values["table_size"] != 2:
         raise DomainError(
-            "A third-place match exists only for head-to-head tables.", code="invalid_settings"
+            _("A third-place match exists only for head-to-head tables."), code="invalid_settings"
         )
     _validate_format(values)
     if values.get("max_entries") is not None and values["max_entries"] < 2:
-        raise DomainError("A tournament needs room for two entries.", code="invalid_settings")
+        raise DomainError(_("A tournament needs room for two entries."), code="invalid_settings")
     if values.get("turn_seconds", 60) < 5:
-        raise DomainError("Turns last at least 5 seconds.", code="invalid_settings")
+        raise DomainError(_("Turns last at least 5 seconds."), code="invalid_settings")
     order = [
         ("registration_opens_at", "registration_closes_at"),
         ("registration_closes_at", "starts_at"),
@@ -108,15 +108,17 @@ def _validate_format(values: dict) -> None:
         values["table_size"] != 2 or values.get("third_place")
     ):
         raise DomainError(
-            "Double elimination is played head-to-head, without a third-place match "
-            "(the losers' bracket decides third place).",
+            _(
+                "Double elimination is played head-to-head, without a third-place match "
+                "(the losers' bracket decides third place)."
+            ),
             code="invalid_settings",
         )
     if form == Tournament.Format.TWO_STAGE and (
         values["table_size"] != 2 or values.get("third_place")
     ):
         raise DomainError(
-            "Two-stage events are played head-to-head, without a third-place match.",
+            _("Two-stage events are played head-to-head, without a third-place match."),
             code="invalid_settings",
         )
     for field in ("groups", "group_advance"):
@@ -130,13 +132,15 @@ def _validate_format(values: dict) -> None:
         or any(a < b for a, b in pairwise(points))
     ):
         raise DomainError(
-            "Points by place go from first place down, never rising, one per seat at most, "
-            "each from 0 to 1000.",
+            _(
+                "Points by place go from first place down, never rising, one per seat at most, "
+                "each from 0 to 1000."
+            ),
             code="invalid_settings",
         )
     rounds = values.get("swiss_rounds")
     if rounds is not None and not 1 <= rounds <= 30:
-        raise DomainError("A Swiss event plays 1 to 30 rounds.", code="invalid_settings")
+        raise DomainError(_("A Swiss event plays 1 to 30 rounds."), code="invalid_settings")
     keys = values.get("tiebreaks") or []
     if any(key not in TIEBREAKS for key in keys) or len(set(keys)) != len(keys):
         raise DomainError(
@@ -145,21 +149,23 @@ def _validate_format(values: dict) -> None:
         )
     if values.get("second_stage", "single") not in Tournament.SecondStage.values:
         raise DomainError(
-            "The second stage is 'single' or 'double' elimination.", code="invalid_settings"
+            _("The second stage is 'single' or 'double' elimination."), code="invalid_settings"
         )
     if values.get("second_stage", "single") != "single" and form != Tournament.Format.TWO_STAGE:
         raise DomainError(
-            "A second stage belongs to two-stage events only.", code="invalid_settings"
+            _("A second stage belongs to two-stage events only."), code="invalid_settings"
         )
     group_stage = values.get("group_stage", "round_robin")
     if group_stage not in Tournament.GroupStage.values:
-        raise DomainError("The group stage is 'round_robin' or 'swiss'.", code="invalid_settings")
+        raise DomainError(
+            _("The group stage is 'round_robin' or 'swiss'."), code="invalid_settings"
+        )
     if group_stage != "round_robin" and form != Tournament.Format.TWO_STAGE:
         raise DomainError(
-            "A group stage belongs to two-stage events only.", code="invalid_settings"
+            _("A group stage belongs to two-stage events only."), code="invalid_settings"
         )
     if values.get("grand_final", "reset") not in Tournament.GrandFinal.values:
-        raise DomainError("The grand final is 'simple' or 'reset'.", code="invalid_settings")
+        raise DomainError(_("The grand final is 'simple' or 'reset'."), code="invalid_settings")
 
 
 # `Prize.coins` is a 32-bit column; a pool may hold more, shared out among places.
@@ -232,7 +238,7 @@ def tournament_create(*, organiser, name: str, variant: str, prizes=(), **settin
     """A draft tournament with its prizes; the organiser opens registration when ready."""
     if not can_organise(organiser):
         raise NotAllowed(
-            "Creating tournaments needs the organiser permission.", code="not_organiser"
+            _("Creating tournaments needs the organiser permission."), code="not_organiser"
         )
     if (settings.get("sponsor_coins") or settings.get("organiser_may_play")) and not (
         organiser.is_superuser
@@ -275,7 +281,7 @@ def tournament_update(*, tournament_id: int, by, prizes=None, **changes) -> Tour
         tournament = _lock(tournament_id)
         _check_organiser(by, tournament)
         if tournament.status not in BEFORE_START:
-            raise Conflict("The tournament has started.", code="already_started")
+            raise Conflict(_("The tournament has started."), code="already_started")
         values = {f.name: getattr(tournament, f.name) for f in Tournament._meta.concrete_fields}
         values.update(changes)
         validate_settings(values)

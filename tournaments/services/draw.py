@@ -10,6 +10,7 @@ from typing import NamedTuple
 from django.db import connection, transaction
 from django.db.models import OuterRef, Subquery
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from config.errors import Conflict, NotFound
 from config.jobs import enqueue
@@ -43,11 +44,11 @@ def entry_set_seed(*, entry_id: int, seed: int | None, by) -> Entry:
     with transaction.atomic():
         entry = Entry.objects.select_related("tournament").filter(pk=entry_id).first()
         if entry is None:
-            raise NotFound("No such entry.")
+            raise NotFound(_("No such entry."))
         tournament = _lock(entry.tournament_id)
         _check_organiser(by, tournament)
         if tournament.status not in BEFORE_START:
-            raise Conflict("Seeds are fixed once the bracket is drawn.", code="already_started")
+            raise Conflict(_("Seeds are fixed once the bracket is drawn."), code="already_started")
         entry.manual_seed = seed
         entry.save(update_fields=["manual_seed"])
     return entry
@@ -90,7 +91,8 @@ def tournament_start(*, tournament_id: int, by=None, now: datetime | None = None
                 Tournament.Status.RUNNING: "already_started",
             }
             raise Conflict(
-                f"A tournament that is {tournament.get_status_display().lower()} cannot start.",
+                _("A tournament that is %(status)s cannot start.")
+                % {"status": tournament.get_status_display().lower()},
                 code=codes.get(tournament.status, "tournament_over"),
             )
         # Registration closes here when check-in never opened: commit, then reveal at once
@@ -110,7 +112,8 @@ def tournament_start(*, tournament_id: int, by=None, now: datetime | None = None
         ]
         if len(entries) < 2:
             raise Conflict(
-                f"A bracket needs two entries; {len(entries)} can play.", code="too_few_entries"
+                _("A bracket needs two entries; %(n)s can play.") % {"n": len(entries)},
+                code="too_few_entries",
             )
         seats = tournament.table_size
         if tournament.format == Tournament.Format.SWISS and len(entries) < max(3, seats - 1):

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from config.errors import Conflict, NotFound
 from gameplay import services as gameplay
@@ -31,9 +32,9 @@ def entry_withdraw(*, tournament_id: int, player: Player) -> Entry:
         entry = _entry_of(tournament, player)
         if tournament.status == Tournament.Status.RUNNING:
             if entry.status != Entry.Status.PLAYING:
-                raise Conflict("You are no longer playing in it.", code="not_playing")
+                raise Conflict(_("You are no longer playing in it."), code="not_playing")
         elif tournament.status not in STARTABLE or entry.status not in ACTIVE_ENTRY:
-            raise Conflict("There is nothing to withdraw from.", code="not_registered")
+            raise Conflict(_("There is nothing to withdraw from."), code="not_registered")
         else:
             _refund(entry, f"Refund, withdrew from {tournament.name}")
             entry.status = Entry.Status.WITHDRAWN
@@ -50,7 +51,7 @@ def entry_disqualify(*, entry_id: int, by, reason: str = "") -> Entry:
     once playing it forfeits its current match and goes nowhere."""
     entry = Entry.objects.select_related("tournament").filter(pk=entry_id).first()
     if entry is None:
-        raise NotFound("No such entry.")
+        raise NotFound(_("No such entry."))
     _check_organiser(by, entry.tournament)
     if entry.tournament.status == Tournament.Status.RUNNING:
         _entry_forfeit(entry_id=entry.pk, status=Entry.Status.DISQUALIFIED, reason="disqualified")
@@ -60,7 +61,7 @@ def entry_disqualify(*, entry_id: int, by, reason: str = "") -> Entry:
         tournament = _lock(entry.tournament_id)
         entry = Entry.objects.select_for_update().get(pk=entry_id)
         if tournament.status not in STARTABLE or entry.status not in ACTIVE_ENTRY:
-            raise Conflict("That entry cannot be disqualified now.", code="not_disqualifiable")
+            raise Conflict(_("That entry cannot be disqualified now."), code="not_disqualifiable")
         entry.status = Entry.Status.DISQUALIFIED
         entry.save(update_fields=["status"])
         _promote(tournament)
@@ -69,7 +70,7 @@ def entry_disqualify(*, entry_id: int, by, reason: str = "") -> Entry:
 
 def _entry_forfeit(*, entry_id: int, status: str, reason: str) -> None:
     """Forfeit a playing entry's current seat: its match, its wait, or its seat to come."""
-    for _ in range(3):
+    for _attempt in range(3):
         with transaction.atomic():
             seat = (
                 TableSeat.objects.filter(entry_id=entry_id)
@@ -96,13 +97,13 @@ def _entry_forfeit(*, entry_id: int, status: str, reason: str) -> None:
                 _forfeit_match(table, mine.entry.player_id, reason)
             batch.write()
             return
-    raise Conflict("The bracket is moving; try again.", code="busy")
+    raise Conflict(_("The bracket is moving; try again."), code="busy")
 
 
 def _set_out(entry_id: int, status: str) -> None:
     changed = Entry.objects.filter(pk=entry_id, status=Entry.Status.PLAYING).update(status=status)
     if not changed:
-        raise Conflict("That entry is no longer playing.", code="not_playing")
+        raise Conflict(_("That entry is no longer playing."), code="not_playing")
 
 
 def _forfeit_match(table: Table, player_id: int, reason: str) -> None:

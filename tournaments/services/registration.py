@@ -35,7 +35,7 @@ def tournament_open_registration(*, tournament_id: int, by=None) -> Tournament:
         tournament = _lock(tournament_id)
         _check_organiser(by, tournament)
         if tournament.status != Tournament.Status.DRAFT:
-            raise Conflict("Registration opens once, from a draft.", code="not_a_draft")
+            raise Conflict(_("Registration opens once, from a draft."), code="not_a_draft")
         tournament.status = Tournament.Status.REGISTRATION
         tournament.save(update_fields=["status"])
     return tournament
@@ -46,7 +46,7 @@ def tournament_open_check_in(*, tournament_id: int, by=None) -> Tournament:
         tournament = _lock(tournament_id)
         _check_organiser(by, tournament)
         if tournament.status != Tournament.Status.REGISTRATION:
-            raise Conflict("Check-in opens while registration is open.", code="not_registration")
+            raise Conflict(_("Check-in opens while registration is open."), code="not_registration")
         tournament.status = Tournament.Status.CHECK_IN
         tournament.check_in_opens_at = tournament.check_in_opens_at or timezone.now()
         commit_draw_seed(tournament)  # registration closes: the draw is fixed from here
@@ -69,11 +69,11 @@ def entry_register(
         # The tournament lock makes counting free places and taking one a single step.
         tournament = _lock(tournament_id)
         if tournament.status not in OPEN_FOR_ENTRIES:
-            raise Conflict("Registration is not open.", code="registration_closed")
+            raise Conflict(_("Registration is not open."), code="registration_closed")
         if tournament.registration_opens_at and now < tournament.registration_opens_at:
-            raise Conflict("Registration has not opened yet.", code="registration_closed")
+            raise Conflict(_("Registration has not opened yet."), code="registration_closed")
         if tournament.registration_closes_at and now >= tournament.registration_closes_at:
-            raise Conflict("Registration has closed.", code="registration_closed")
+            raise Conflict(_("Registration has closed."), code="registration_closed")
         if player.user_id == tournament.organiser_id and not tournament.organiser_may_play:
             raise NotAllowed(
                 _("Organisers do not play in their own tournaments unless an admin allows it."),
@@ -81,7 +81,9 @@ def entry_register(
             )
         if player.level < tournament.min_level:
             raise NotAllowed(
-                f"This tournament is for level {tournament.min_level} and up.", code="level_too_low"
+                _("This tournament is for level %(level)s and up.")
+                % {"level": tournament.min_level},
+                code="level_too_low",
             )
         refusal = access.entry_refusal(tournament, player, code)
         if refusal is not None:
@@ -91,7 +93,8 @@ def entry_register(
         )
         if entry is not None and entry.status != Entry.Status.WITHDRAWN:
             raise Conflict(
-                f"Already in this tournament ({entry.get_status_display().lower()}).",
+                _("Already in this tournament (%(status)s).")
+                % {"status": entry.get_status_display().lower()},
                 code="already_registered",
             )
         full = (
@@ -145,7 +148,7 @@ def _promote(tournament: Tournament) -> int:
 def _entry_of(tournament: Tournament, player: Player) -> Entry:
     entry = Entry.objects.select_for_update().filter(tournament=tournament, player=player).first()
     if entry is None:
-        raise NotFound("You are not in this tournament.", code="not_registered")
+        raise NotFound(_("You are not in this tournament."), code="not_registered")
     return entry
 
 
@@ -154,10 +157,10 @@ def entry_check_in(*, tournament_id: int, player: Player, now: datetime | None =
     with transaction.atomic():
         tournament = _lock(tournament_id)
         if tournament.status != Tournament.Status.CHECK_IN:
-            raise Conflict("Check-in is not open.", code="check_in_closed")
+            raise Conflict(_("Check-in is not open."), code="check_in_closed")
         entry = _entry_of(tournament, player)
         if entry.status not in ACTIVE_ENTRY:
-            raise Conflict("You are not registered.", code="not_registered")
+            raise Conflict(_("You are not registered."), code="not_registered")
         if entry.checked_in_at is None:
             entry.checked_in_at = now or timezone.now()
             if entry.status == Entry.Status.REGISTERED:
@@ -194,7 +197,7 @@ def tournament_close_check_in(*, tournament_id: int, by=None) -> dict:
         tournament = _lock(tournament_id)
         _check_organiser(by, tournament)
         if tournament.status != Tournament.Status.CHECK_IN:
-            raise Conflict("Check-in is not open.", code="check_in_closed")
+            raise Conflict(_("Check-in is not open."), code="check_in_closed")
         outcome = _close_check_in(tournament)
         tournament.status = Tournament.Status.READY
         tournament.save(update_fields=["status"])

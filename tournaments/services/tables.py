@@ -8,6 +8,7 @@ from datetime import datetime, timedelta
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from config.errors import Conflict, DomainError, NotFound
 from engine import fair
@@ -67,16 +68,16 @@ def table_show_up(
         batch = Batch(now or timezone.now())
         [table] = batch.lock(Table.objects.filter(pk=table_id)) or [None]
         if table is None:
-            raise NotFound("No such table.")
+            raise NotFound(_("No such table."))
         seat = next((s for s in batch.seats[table.pk] if s.entry.player_id == player.pk), None)
         if seat is None:
-            raise NotFound("You have no seat at this table.", code="no_seat")
+            raise NotFound(_("You have no seat at this table."), code="no_seat")
         if table.status == Table.Status.PENDING:
-            raise Conflict("This table waits for earlier tables.", code="table_not_ready")
+            raise Conflict(_("This table waits for earlier tables."), code="table_not_ready")
         if table.status != Table.Status.WAITING:
-            raise Conflict("This table has started or finished.", code="table_started")
+            raise Conflict(_("This table has started or finished."), code="table_started")
         if seat.forfeited:
-            raise Conflict("Your seat was forfeited.", code="forfeited")
+            raise Conflict(_("Your seat was forfeited."), code="forfeited")
         seat.present = True
         seat.client_seed = client_seed
         _proceed(table, batch)
@@ -117,7 +118,7 @@ def table_replay(*, table_id: int, by) -> Table:
         batch = Batch(timezone.now())
         [table] = batch.lock(Table.objects.filter(pk=table_id)) or [None]
         if table is None:
-            raise NotFound("No such table.")
+            raise NotFound(_("No such table."))
         _check_organiser(by, table.tournament)
         record = table.matches.filter(recorded=False).select_related("match").first()
         if (
@@ -125,7 +126,7 @@ def table_replay(*, table_id: int, by) -> Table:
             or record is None
             or record.match.status != Match.Status.DISPUTED
         ):
-            raise Conflict("This table has no disputed match to replay.", code="not_disputed")
+            raise Conflict(_("This table has no disputed match to replay."), code="not_disputed")
         TableMatch.objects.filter(pk=record.pk).update(recorded=True)
         table.replays += 1
         live = [seat for seat in batch.seats[table.pk] if not seat.forfeited]
