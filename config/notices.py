@@ -5,6 +5,7 @@ sits above the apps, as the home page does, because gameplay never imports tourn
 or leagues."""
 
 from django.urls import reverse
+from django.utils.translation import gettext as _
 
 from leagues import selectors as league_selectors
 from tournaments import selectors as tournament_selectors
@@ -25,6 +26,13 @@ def notices_for(player) -> list[dict]:
         elif tournament.status == "check_in" and entry.checked_in_at is None:
             text = f"Check-in is open for {tournament.name}."
             found.append(("check-in", tournament.pk, text, page))
+    for tournament in tournament_selectors.cancelled_of_player(player) if player else []:
+        page = reverse("tournament-detail", args=[tournament.pk])
+        if tournament.cancel_reason == "too_few_entries":
+            text = _("%(name)s was cancelled: too few players entered. Any fee is refunded.")
+        else:
+            text = _("%(name)s was cancelled by its organiser. Any fee is refunded.")
+        found.append(("cancelled", tournament.pk, text % {"name": tournament.name}, page))
     for move in league_selectors.moves_of(player, days=league_selectors.MOVES_NEWS_DAYS):
         league, now_in = move["league"], move["now_in"]
         went = "Promoted" if move["up"] else "Relegated"

@@ -45,6 +45,7 @@ PLAIN_SETTINGS = (
     "seeding",
     "third_place",
     "max_entries",
+    "min_entries",
     "min_level",
     "entry_fee",
     "show_up_seconds",
@@ -181,6 +182,14 @@ class TournamentForm(forms.Form):
         max_value=65536,
         help_text="Empty: no limit. Past it, players join a waiting list.",
     )
+    min_entries = forms.IntegerField(
+        label="Fewest entries to start",
+        required=False,
+        min_value=2,
+        max_value=65536,
+        initial=2,
+        help_text="With fewer at the start time, the tournament is cancelled and fees refunded.",
+    )
     min_level = forms.IntegerField(
         label="Lowest level allowed", min_value=1, max_value=INT_MAX, initial=1
     )
@@ -296,6 +305,7 @@ class TournamentForm(forms.Form):
         # An option left empty takes the engine's default.
         values["options"] = chosen_options(data, variant)
         values["format"] = values["format"] or Tournament.Format.SINGLE
+        values["min_entries"] = values["min_entries"] or 2
         values["grand_final"] = values["grand_final"] or Tournament.GrandFinal.RESET
         values["second_stage"] = values["second_stage"] or Tournament.SecondStage.SINGLE
         values["group_stage"] = values["group_stage"] or Tournament.GroupStage.ROUND_ROBIN

@@ -1,7 +1,10 @@
 """Reads shared by the API, the pages and the management command."""
 
+from datetime import timedelta
+
 from django.db.models import Count, Q
 from django.urls import reverse
+from django.utils import timezone
 
 from gameplay.models import Match
 from tournaments import services
@@ -359,6 +362,23 @@ def entries_of_player(player, limit: int = 8) -> list[Entry]:
         )
         .select_related("tournament")
         .order_by("tournament__starts_at", "tournament_id")[:limit]
+    )
+
+
+# How long a cancelled tournament stays in its entrants' notices.
+CANCELLED_NEWS = timedelta(days=1)
+
+
+def cancelled_of_player(player, *, now=None) -> list[Tournament]:
+    """Tournaments the player had entered that were cancelled in the last day."""
+    since = (now or timezone.now()) - CANCELLED_NEWS
+    entered = Entry.objects.filter(player=player).exclude(status=Entry.Status.WITHDRAWN)
+    return list(
+        Tournament.objects.filter(
+            pk__in=entered.values("tournament_id"),
+            status=Tournament.Status.CANCELLED,
+            finished_at__gte=since,
+        ).order_by("-finished_at")[:5]
     )
 
 

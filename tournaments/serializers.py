@@ -50,6 +50,7 @@ class TournamentSerializer(serializers.ModelSerializer):
             "entries_count",
             "started_at",
             "finished_at",
+            "cancel_reason",
             "prizes",
             "sponsor_coins",
             "organiser_may_play",
@@ -58,7 +59,12 @@ class TournamentSerializer(serializers.ModelSerializer):
             "links",
         ]
         # Granted by admins only (docs/architecture.md section 10): shown, never written here.
-        read_only_fields = ["draw_commitment", "sponsor_coins", "organiser_may_play"]
+        read_only_fields = [
+            "draw_commitment",
+            "sponsor_coins",
+            "organiser_may_play",
+            "cancel_reason",
+        ]
 
     def get_draw_seed(self, tournament) -> str | None:
         return tournament.seed if tournament.draw_revealed else None
@@ -112,6 +118,7 @@ class TournamentWriteSerializer(serializers.Serializer):
     max_entries = serializers.IntegerField(
         required=False, allow_null=True, min_value=2, max_value=INT_MAX
     )
+    min_entries = serializers.IntegerField(required=False, min_value=2, max_value=INT_MAX)
     min_level = serializers.IntegerField(required=False, min_value=1, max_value=INT_MAX)
     entry_fee = serializers.IntegerField(required=False, min_value=0, max_value=INT_MAX)
     show_up_seconds = serializers.IntegerField(required=False, min_value=0, max_value=INT_MAX)

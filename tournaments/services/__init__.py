@@ -78,6 +78,7 @@ from tournaments.services.registration import (
 from tournaments.services.results import table_match_finished, table_matches_finished
 from tournaments.services.schedule import (
     start_batch,
+    tournament_advance,
     tournaments_due,
     tournaments_with_ready_tables,
     waiting_tables,
@@ -123,6 +124,7 @@ __all__ = [
     "table_show_up",
     "table_start",
     "table_start_many",
+    "tournament_advance",
     "tournament_cancel",
     "tournament_close_check_in",
     "tournament_create",

@@ -33,6 +33,7 @@ EDITABLE = (
     "check_in_closes_at",
     "starts_at",
     "max_entries",
+    "min_entries",
     "min_level",
     "show_up_seconds",
     "turn_seconds",
@@ -86,6 +87,12 @@ def validate_settings(values: dict) -> None:
     _validate_format(values)
     if values.get("max_entries") is not None and values["max_entries"] < 2:
         raise DomainError("A tournament needs room for two entries.", code="invalid_settings")
+    fewest, most = values.get("min_entries", 2), values.get("max_entries")
+    if fewest < 2 or (most is not None and fewest > most):
+        raise DomainError(
+            "The fewest entries to start is at least 2 and at most the most entries.",
+            code="invalid_settings",
+        )
     if values.get("turn_seconds", 60) < 5:
         raise DomainError("Turns last at least 5 seconds.", code="invalid_settings")
     order = [
