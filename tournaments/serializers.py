@@ -3,7 +3,7 @@ from rest_framework import serializers
 from gameplay.models import Reward, Title
 from gameplay.serializers import VariantField
 from tournaments.models import TIEBREAK_CHOICES, Entry, Prize, Tournament, Webhook, WebhookDelivery
-from tournaments.services import EDITABLE
+from tournaments.services import BOUNDS, EDITABLE
 
 # What the PositiveIntegerField columns hold (PostgreSQL integer); past it is a 400, not a 500.
 INT_MAX = 2**31 - 1
@@ -88,11 +88,22 @@ class TournamentWriteSerializer(serializers.Serializer):
     format = serializers.ChoiceField(choices=Tournament.Format.choices, required=False)
     grand_final = serializers.ChoiceField(choices=Tournament.GrandFinal.choices, required=False)
     swiss_rounds = serializers.IntegerField(
-        required=False, allow_null=True, min_value=1, max_value=30
+        required=False,
+        allow_null=True,
+        min_value=BOUNDS["swiss_rounds"][0],
+        max_value=BOUNDS["swiss_rounds"][1],
     )
-    groups = serializers.IntegerField(required=False, allow_null=True, min_value=1, max_value=64)
+    groups = serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        min_value=BOUNDS["groups"][0],
+        max_value=BOUNDS["groups"][1],
+    )
     group_advance = serializers.IntegerField(
-        required=False, allow_null=True, min_value=1, max_value=64
+        required=False,
+        allow_null=True,
+        min_value=BOUNDS["group_advance"][0],
+        max_value=BOUNDS["group_advance"][1],
     )
     group_stage = serializers.ChoiceField(choices=Tournament.GroupStage.choices, required=False)
     second_stage = serializers.ChoiceField(choices=Tournament.SecondStage.choices, required=False)
@@ -118,7 +129,9 @@ class TournamentWriteSerializer(serializers.Serializer):
     max_entries = serializers.IntegerField(
         required=False, allow_null=True, min_value=2, max_value=INT_MAX
     )
-    min_entries = serializers.IntegerField(required=False, min_value=2, max_value=INT_MAX)
+    min_entries = serializers.IntegerField(
+        required=False, min_value=BOUNDS["min_entries"][0], max_value=BOUNDS["min_entries"][1]
+    )
     min_level = serializers.IntegerField(required=False, min_value=1, max_value=INT_MAX)
     entry_fee = serializers.IntegerField(required=False, min_value=0, max_value=INT_MAX)
     show_up_seconds = serializers.IntegerField(required=False, min_value=0, max_value=INT_MAX)

@@ -619,7 +619,7 @@ def tournament_create(request):
         try:
             tournament = services.tournament_create(organiser=request.user, **form.settings())
         except DomainError as exc:
-            form.explain(exc.message)
+            form.explain(exc.message, (exc.details or {}).get("field"))
         else:
             messages.success(
                 request, "Draft saved. Only you and staff see it until you open registration."
@@ -641,7 +641,7 @@ def tournament_edit(request, pk: int):
         try:
             services.tournament_update(tournament_id=pk, by=request.user, **form.settings())
         except DomainError as exc:
-            form.explain(exc.message)
+            form.explain(exc.message, (exc.details or {}).get("field"))
         else:
             messages.success(request, "Saved.")
             return _back(pk)

@@ -53,6 +53,7 @@ from tournaments.services.common import (
     pool_account,
 )
 from tournaments.services.creation import (
+    BOUNDS,
     EDITABLE,
     planned_pool,
     rake_of,
@@ -97,6 +98,7 @@ __all__ = [
     "ACTIVE_ENTRY",
     "ADMITTED",
     "BEFORE_START",
+    "BOUNDS",
     "EDITABLE",
     "OPEN_FOR_ENTRIES",
     "STARTABLE",
