@@ -5,8 +5,11 @@ from datetime import timedelta
 from django.db.models import Count, Q
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
+from engine import variants
 from gameplay.models import Match
+from gameplay.option_fields import option_field
 from tournaments import services
 from tournaments.formats.tiebreaks import DEFAULT_TIEBREAKS
 from tournaments.models import (
@@ -363,6 +366,18 @@ def entries_of_player(player, limit: int = 8) -> list[Entry]:
         .select_related("tournament")
         .order_by("tournament__starts_at", "tournament_id")[:limit]
     )
+
+
+def rules_of(tournament: Tournament) -> list[tuple[str, str]]:
+    """The game's rules this tournament plays by, as (label, value): every option of its
+    variant, the tournament's own value or the engine's default."""
+    rows = []
+    for option in variants.get(tournament.variant).options:
+        value = (tournament.options or {}).get(option.name, option.default)
+        if isinstance(value, bool):
+            value = _("yes") if value else _("no")
+        rows.append((option_field(option).label, str(value)))
+    return rows
 
 
 # How long a cancelled tournament stays in its entrants' notices.

@@ -129,6 +129,7 @@ def tournament_detail(request, pk: int):
         "bracket_template": BRACKET_TEMPLATES.get(tournament.format, "tournaments/_bracket.html"),
         "drawing": bracket_drawing(bracket),
         "live": tournament.status in LIVE,
+        "rules": selectors.rules_of(tournament),
     }
     if request.GET.get("part") == "bracket":
         return render(request, context["bracket_template"], context)

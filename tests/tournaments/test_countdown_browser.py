@@ -31,3 +31,17 @@ def test_the_list_counts_down_to_each_start(page, shoot):
     )
     page.set_viewport_size({"width": 390, "height": 800})
     assert later.is_visible()
+
+
+def test_the_tournament_page_shows_its_rules_and_counts_down(page, shoot):
+    tournament = open_tournament(
+        name="Rules Cup",
+        options={"target": 50},
+        min_entries=4,
+        starts_at=timezone.now() + timedelta(minutes=90),
+    )
+    page.goto(f"/tournaments/{tournament.pk}/")
+    assert "Target 50" in page.locator("#rules").inner_text()
+    countdown = page.locator("#schedule time[data-countdown]")
+    assert countdown.inner_text() in ("in 1 hour", "in 89 minutes", "in 90 minutes")
+    shoot("tournament-rules-schedule")

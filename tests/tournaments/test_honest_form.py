@@ -79,3 +79,21 @@ def test_one_definition_of_each_bound():
         assert (field.min_value, field.max_value) == (low, high), name
         api = serializers.TournamentWriteSerializer().fields[name]
         assert (api.min_value, api.max_value) == (low, high), name
+
+
+def test_the_page_shows_the_rules_the_clock_and_the_schedule(client):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from tests.tournaments.helpers import open_tournament
+
+    starts = timezone.now() + timedelta(hours=3)
+    tournament = open_tournament(
+        options={"target": 50}, starts_at=starts, min_entries=4, turn_seconds=45
+    )
+    page = client.get(f"/tournaments/{tournament.pk}/").content.decode()
+    assert "Target 50" in page
+    assert "45 s a turn" in page
+    assert f'data-countdown datetime="{starts.isoformat()[:19]}' in page
+    assert "fewer than 4 entries" in page
