@@ -27,6 +27,13 @@ def notices_for(player) -> list[dict]:
         elif tournament.status == "check_in" and entry.checked_in_at is None:
             text = _("Check-in is open for %(name)s.") % {"name": tournament.name}
             found.append(("check-in", tournament.pk, text, page))
+    for tournament in tournament_selectors.cancelled_of_player(player) if player else []:
+        page = reverse("tournament-detail", args=[tournament.pk])
+        if tournament.cancel_reason == "too_few_entries":
+            text = _("%(name)s was cancelled: too few players entered. Any fee is refunded.")
+        else:
+            text = _("%(name)s was cancelled by its organiser. Any fee is refunded.")
+        found.append(("cancelled", tournament.pk, text % {"name": tournament.name}, page))
     for move in league_selectors.moves_of(player, days=league_selectors.MOVES_NEWS_DAYS):
         league, now_in = move["league"], move["now_in"]
         words = {

@@ -15,6 +15,7 @@ from gameplay.option_fields import chosen_options, initial_options, option_field
 from gameplay.selectors import awardable_rewards, awardable_titles
 from tournaments.models import TIEBREAK_CHOICES, Tournament
 from tournaments.serializers import INT_MAX
+from tournaments.services import BOUNDS
 
 ODD = [(n, str(n)) for n in (1, 3, 5, 7, 9)]
 TIEBREAK_FIELDS = ("tiebreak_1", "tiebreak_2", "tiebreak_3")
@@ -45,6 +46,7 @@ PLAIN_SETTINGS = (
     "seeding",
     "third_place",
     "max_entries",
+    "min_entries",
     "min_level",
     "entry_fee",
     "show_up_seconds",
@@ -87,8 +89,8 @@ class TournamentForm(forms.Form):
     swiss_rounds = forms.IntegerField(
         label="Swiss rounds",
         required=False,
-        min_value=1,
-        max_value=30,
+        min_value=BOUNDS["swiss_rounds"][0],
+        max_value=BOUNDS["swiss_rounds"][1],
         help_text="Empty: enough rounds to leave one perfect score (log2 of the field).",
     )
     tiebreak_1 = forms.ChoiceField(
@@ -106,15 +108,15 @@ class TournamentForm(forms.Form):
     groups = forms.IntegerField(
         label="Groups (two-stage)",
         required=False,
-        min_value=1,
-        max_value=64,
+        min_value=BOUNDS["groups"][0],
+        max_value=BOUNDS["groups"][1],
         help_text="Round-robin groups, dealt by seed. Empty: one group.",
     )
     group_advance = forms.IntegerField(
         label="Going through from each group",
         required=False,
-        min_value=1,
-        max_value=64,
+        min_value=BOUNDS["group_advance"][0],
+        max_value=BOUNDS["group_advance"][1],
         help_text="Into a knock-out; group winners meet other groups' runners-up. Empty: 2.",
     )
     group_stage = forms.ChoiceField(
@@ -180,6 +182,14 @@ class TournamentForm(forms.Form):
         min_value=2,
         max_value=65536,
         help_text="Empty: no limit. Past it, players join a waiting list.",
+    )
+    min_entries = forms.IntegerField(
+        label="Fewest entries to start",
+        required=False,
+        min_value=BOUNDS["min_entries"][0],
+        max_value=BOUNDS["min_entries"][1],
+        initial=2,
+        help_text="With fewer at the start time, the tournament is cancelled and fees refunded.",
     )
     min_level = forms.IntegerField(
         label="Lowest level allowed", min_value=1, max_value=INT_MAX, initial=1
@@ -296,6 +306,7 @@ class TournamentForm(forms.Form):
         # An option left empty takes the engine's default.
         values["options"] = chosen_options(data, variant)
         values["format"] = values["format"] or Tournament.Format.SINGLE
+        values["min_entries"] = values["min_entries"] or 2
         values["grand_final"] = values["grand_final"] or Tournament.GrandFinal.RESET
         values["second_stage"] = values["second_stage"] or Tournament.SecondStage.SINGLE
         values["group_stage"] = values["group_stage"] or Tournament.GroupStage.ROUND_ROBIN
@@ -318,9 +329,10 @@ class TournamentForm(forms.Form):
                 values.pop(name)
         return values
 
-    def explain(self, message: str) -> None:
-        """Put the service's refusal next to the field it names (else above the form)."""
-        text, target = message, None
+    def explain(self, message: str, field: str | None = None) -> None:
+        """Put the service's refusal next to the field it concerns (`field`, or the one
+        its message names; else above the form)."""
+        text, target = message, field
         option = re.search(r"option '(\w+)'", message)
         if option:
             target = option_field_name(self.cleaned_data.get("variant", ""), option.group(1))

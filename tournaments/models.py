@@ -141,6 +141,11 @@ class Tournament(models.Model):
     check_in_closes_at = models.DateTimeField(null=True, blank=True)
     starts_at = models.DateTimeField(null=True, blank=True)
     max_entries = models.PositiveIntegerField(null=True, blank=True)
+    min_entries = models.PositiveIntegerField(
+        default=2,
+        db_default=2,
+        help_text=_("Fewest entries that can play at the start; fewer cancels and refunds."),
+    )
     min_level = models.PositiveIntegerField(default=1)
     entry_fee = models.PositiveIntegerField(default=0)
     sponsor_coins = models.PositiveBigIntegerField(
@@ -181,6 +186,12 @@ class Tournament(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    cancel_reason = models.CharField(
+        max_length=16,
+        blank=True,
+        db_default="",
+        help_text="Why it was cancelled: empty by its organiser, too_few_entries by the clock.",
+    )
     entries_count = models.PositiveIntegerField(
         default=0, help_text="Entries in the draw, fixed when the bracket is drawn."
     )
@@ -212,6 +223,11 @@ class Tournament(models.Model):
             models.CheckConstraint(
                 condition=Q(max_entries__isnull=True) | Q(max_entries__gte=2),
                 name="tournament_max_entries_2",
+            ),
+            models.CheckConstraint(
+                condition=Q(min_entries__gte=2)
+                & (Q(max_entries__isnull=True) | Q(min_entries__lte=F("max_entries"))),
+                name="tournament_min_entries_2_to_max",
             ),
             models.CheckConstraint(
                 condition=~Q(format="double") | Q(table_size=2, third_place=False),

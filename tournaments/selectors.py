@@ -1,9 +1,15 @@
 """Reads shared by the API, the pages and the management command."""
 
+from datetime import timedelta
+
 from django.db.models import Count, Q
 from django.urls import reverse
+from django.utils import timezone
+from django.utils.translation import gettext as _
 
+from engine import variants
 from gameplay.models import Match
+from gameplay.option_fields import option_field
 from tournaments import services
 from tournaments.formats.tiebreaks import DEFAULT_TIEBREAKS
 from tournaments.models import (
@@ -359,6 +365,35 @@ def entries_of_player(player, limit: int = 8) -> list[Entry]:
         )
         .select_related("tournament")
         .order_by("tournament__starts_at", "tournament_id")[:limit]
+    )
+
+
+def rules_of(tournament: Tournament) -> list[tuple[str, str]]:
+    """The game's rules this tournament plays by, as (label, value): every option of its
+    variant, the tournament's own value or the engine's default."""
+    rows = []
+    for option in variants.get(tournament.variant).options:
+        value = (tournament.options or {}).get(option.name, option.default)
+        if isinstance(value, bool):
+            value = _("yes") if value else _("no")
+        rows.append((option_field(option).label, str(value)))
+    return rows
+
+
+# How long a cancelled tournament stays in its entrants' notices.
+CANCELLED_NEWS = timedelta(days=1)
+
+
+def cancelled_of_player(player, *, now=None) -> list[Tournament]:
+    """Tournaments the player had entered that were cancelled in the last day."""
+    since = (now or timezone.now()) - CANCELLED_NEWS
+    entered = Entry.objects.filter(player=player).exclude(status=Entry.Status.WITHDRAWN)
+    return list(
+        Tournament.objects.filter(
+            pk__in=entered.values("tournament_id"),
+            status=Tournament.Status.CANCELLED,
+            finished_at__gte=since,
+        ).order_by("-finished_at")[:5]
     )
 
 

@@ -3,7 +3,7 @@ from rest_framework import serializers
 from gameplay.models import Reward, Title
 from gameplay.serializers import VariantField
 from tournaments.models import TIEBREAK_CHOICES, Entry, Prize, Tournament, Webhook, WebhookDelivery
-from tournaments.services import EDITABLE
+from tournaments.services import BOUNDS, EDITABLE
 
 # What the PositiveIntegerField columns hold (PostgreSQL integer); past it is a 400, not a 500.
 INT_MAX = 2**31 - 1
@@ -50,6 +50,7 @@ class TournamentSerializer(serializers.ModelSerializer):
             "entries_count",
             "started_at",
             "finished_at",
+            "cancel_reason",
             "prizes",
             "sponsor_coins",
             "organiser_may_play",
@@ -71,6 +72,7 @@ class TournamentSerializer(serializers.ModelSerializer):
             "min_rating",
             "max_rating",
             "min_rated_matches",
+            "cancel_reason",
         ]
 
     def get_draw_seed(self, tournament) -> str | None:
@@ -95,11 +97,22 @@ class TournamentWriteSerializer(serializers.Serializer):
     format = serializers.ChoiceField(choices=Tournament.Format.choices, required=False)
     grand_final = serializers.ChoiceField(choices=Tournament.GrandFinal.choices, required=False)
     swiss_rounds = serializers.IntegerField(
-        required=False, allow_null=True, min_value=1, max_value=30
+        required=False,
+        allow_null=True,
+        min_value=BOUNDS["swiss_rounds"][0],
+        max_value=BOUNDS["swiss_rounds"][1],
     )
-    groups = serializers.IntegerField(required=False, allow_null=True, min_value=1, max_value=64)
+    groups = serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        min_value=BOUNDS["groups"][0],
+        max_value=BOUNDS["groups"][1],
+    )
     group_advance = serializers.IntegerField(
-        required=False, allow_null=True, min_value=1, max_value=64
+        required=False,
+        allow_null=True,
+        min_value=BOUNDS["group_advance"][0],
+        max_value=BOUNDS["group_advance"][1],
     )
     group_stage = serializers.ChoiceField(choices=Tournament.GroupStage.choices, required=False)
     second_stage = serializers.ChoiceField(choices=Tournament.SecondStage.choices, required=False)
@@ -124,6 +137,9 @@ class TournamentWriteSerializer(serializers.Serializer):
     starts_at = serializers.DateTimeField(required=False, allow_null=True)
     max_entries = serializers.IntegerField(
         required=False, allow_null=True, min_value=2, max_value=INT_MAX
+    )
+    min_entries = serializers.IntegerField(
+        required=False, min_value=BOUNDS["min_entries"][0], max_value=BOUNDS["min_entries"][1]
     )
     min_level = serializers.IntegerField(required=False, min_value=1, max_value=INT_MAX)
     entry_fee = serializers.IntegerField(required=False, min_value=0, max_value=INT_MAX)

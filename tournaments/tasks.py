@@ -60,9 +60,16 @@ def table_deadline(table_id: int) -> str:
 
 
 @shared_task
-def run_schedule() -> dict:
-    """Beat: open and close check-in and start tournaments whose time has come."""
+def run_schedule() -> list[int]:
+    """Beat: hand each tournament with a scheduled step due to an `advance_schedule` job."""
     return services.tournaments_due()
+
+
+@shared_task(name=jobs.ADVANCE_SCHEDULE, **RETRY)
+def advance_schedule(tournament_id: int) -> list[str]:
+    """Take the tournament's due steps (registration, check-in, the start); run twice, or
+    at once with another run, each step is taken once (services.tournament_advance)."""
+    return services.tournament_advance(tournament_id=tournament_id)
 
 
 @shared_task

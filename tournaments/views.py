@@ -205,6 +205,7 @@ def tournament_detail(request, pk: int):
         "bracket_template": BRACKET_TEMPLATES.get(tournament.format, "tournaments/_bracket.html"),
         "drawing": bracket_drawing(bracket),
         "live": tournament.status in LIVE,
+        "rules": selectors.rules_of(tournament),
     }
     if request.GET.get("part") == "bracket":
         return render(request, context["bracket_template"], context)
@@ -739,7 +740,7 @@ def tournament_create(request):
         try:
             tournament = services.tournament_create(organiser=request.user, **form.settings())
         except DomainError as exc:
-            form.explain(exc.message)
+            form.explain(exc.message, (exc.details or {}).get("field"))
         else:
             messages.success(
                 request,
@@ -762,7 +763,7 @@ def tournament_edit(request, pk: int):
         try:
             services.tournament_update(tournament_id=pk, by=request.user, **form.settings())
         except DomainError as exc:
-            form.explain(exc.message)
+            form.explain(exc.message, (exc.details or {}).get("field"))
         else:
             messages.success(request, _("Saved."))
             return _back(pk)

@@ -549,15 +549,16 @@ def test_scheduled_tournaments_open_check_in_start_or_cancel():
         starts_at=now + LATER,
     )
     register_all(tournament, bots(3))
-    assert services.tournaments_due(now=now - 1.5 * LATER)["check_in_opened"] == 1
+    advance = services.tournament_advance
+    assert advance(tournament_id=tournament.pk, now=now - 1.5 * LATER) == ["open_check_in"]
     for bot in bots(2):
         services.entry_check_in(tournament_id=tournament.pk, player=bot)
-    assert services.tournaments_due(now=now)["check_in_closed"] == 1
-    assert services.tournaments_due(now=now + 2 * LATER)["started"] == 1
+    assert advance(tournament_id=tournament.pk, now=now) == ["close_check_in"]
+    assert advance(tournament_id=tournament.pk, now=now + 2 * LATER) == ["started"]
     assert statuses(tournament) == {"playing": 2, "dropped": 1}
     lonely = open_tournament(by=tournament.organiser, starts_at=now)
     register_all(lonely, bots(1))
-    assert services.tournaments_due(now=now + LATER)["cancelled"] == 1
+    assert advance(tournament_id=lonely.pk, now=now + LATER) == ["cancelled"]
     lonely.refresh_from_db()
     assert lonely.status == Tournament.Status.CANCELLED
 

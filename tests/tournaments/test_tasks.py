@@ -59,12 +59,7 @@ def test_a_worker_runs_a_double_elimination_to_its_champion_and_placements(celer
 def test_beat_starts_a_due_tournament_and_it_runs_eagerly(eager_tasks):
     tournament = open_tournament(show_up_seconds=0, starts_at=timezone.now())
     register_all(tournament, bots(3))
-    assert tasks.run_schedule() == {
-        "check_in_opened": 0,
-        "check_in_closed": 0,
-        "started": 1,
-        "cancelled": 0,
-    }
+    assert tasks.run_schedule() == [tournament.pk]
     tournament.refresh_from_db()
     assert tournament.status == Tournament.Status.FINISHED
 

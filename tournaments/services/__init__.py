@@ -62,6 +62,7 @@ from tournaments.services.common import (
     pool_account,
 )
 from tournaments.services.creation import (
+    BOUNDS,
     EDITABLE,
     planned_pool,
     rake_of,
@@ -87,6 +88,7 @@ from tournaments.services.registration import (
 from tournaments.services.results import table_match_finished, table_matches_finished
 from tournaments.services.schedule import (
     start_batch,
+    tournament_advance,
     tournaments_due,
     tournaments_with_ready_tables,
     waiting_tables,
@@ -105,6 +107,7 @@ __all__ = [
     "ACTIVE_ENTRY",
     "ADMITTED",
     "BEFORE_START",
+    "BOUNDS",
     "EDITABLE",
     "OPEN_FOR_ENTRIES",
     "STARTABLE",
@@ -134,6 +137,7 @@ __all__ = [
     "table_show_up",
     "table_start",
     "table_start_many",
+    "tournament_advance",
     "tournament_cancel",
     "tournament_close_check_in",
     "tournament_create",

@@ -9,11 +9,12 @@ from django.utils.translation import gettext as _
 from config.db import bulk_update
 from config.errors import Conflict
 from tournaments.models import Entry, Tournament
-from tournaments.services.common import _check_organiser, _lock, _refund
+from tournaments.services.common import _check_organiser, _lock, _notify_entrants, _refund
 
 
-def tournament_cancel(*, tournament_id: int, by=None) -> Tournament:
-    """Stop a tournament for good and refund every fee still held."""
+def tournament_cancel(*, tournament_id: int, by=None, reason: str = "") -> Tournament:
+    """Stop a tournament for good and refund every fee still held; its entrants get a
+    notice. `reason` is empty for an organiser's cancel, `too_few_entries` for the clock's."""
     with transaction.atomic():
         tournament = _lock(tournament_id)
         _check_organiser(by, tournament)
@@ -21,9 +22,11 @@ def tournament_cancel(*, tournament_id: int, by=None) -> Tournament:
             raise Conflict(_("The tournament is over."), code="tournament_over")
         tournament.status = Tournament.Status.CANCELLED
         tournament.finished_at = timezone.now()
-        tournament.save(update_fields=["status", "finished_at"])
+        tournament.cancel_reason = reason
+        tournament.save(update_fields=["status", "finished_at", "cancel_reason"])
         paid = list(Entry.objects.select_for_update().filter(tournament=tournament, fee_paid__gt=0))
         for entry in paid:
             _refund(entry, f"Refund, {tournament.name} was cancelled")
         bulk_update(paid, ["fee_paid"])
+        _notify_entrants(tournament)
     return tournament

@@ -33,6 +33,7 @@ EDITABLE = (
     "check_in_closes_at",
     "starts_at",
     "max_entries",
+    "min_entries",
     "min_level",
     "show_up_seconds",
     "turn_seconds",
@@ -46,6 +47,42 @@ EDITABLE = (
     "second_stage",
     "group_stage",
 )
+
+
+# One definition of each bound: the form's fields, the API's serializer and the checks
+# below all read these (inclusive).
+BOUNDS = {
+    "swiss_rounds": (1, 30),
+    "groups": (1, 64),
+    "group_advance": (1, 64),
+    "min_entries": (2, 65536),
+}
+
+
+def _refuse(field: str, message: str):
+    """A refusal that names the field it concerns (the form shows it there; the API's
+    error carries it in `details`)."""
+    return DomainError(message, code="invalid_settings", details={"field": field})
+
+
+def _check_startable(values: dict) -> None:
+    """Refuse a two-stage event that cannot start with the most entries it admits."""
+    most = values.get("max_entries")
+    if values.get("format") != Tournament.Format.TWO_STAGE or most is None:
+        return
+    groups = values.get("groups") or 1
+    if 2 * groups > most:
+        raise _refuse(
+            "groups",
+            f"{groups} groups need at least {2 * groups} entries; at most {most} can enter.",
+        )
+    smallest = most // groups
+    if (values.get("group_advance") or 2) > smallest:
+        raise _refuse(
+            "group_advance",
+            f"With at most {most} entries in {groups} groups, a group may have only "
+            f"{smallest}: no more than {smallest} can go through from each.",
+        )
 
 
 def validate_settings(values: dict) -> None:
@@ -86,6 +123,14 @@ def validate_settings(values: dict) -> None:
     _validate_format(values)
     if values.get("max_entries") is not None and values["max_entries"] < 2:
         raise DomainError(_("A tournament needs room for two entries."), code="invalid_settings")
+    fewest, most = values.get("min_entries", 2), values.get("max_entries")
+    low, high = BOUNDS["min_entries"]
+    if not low <= fewest <= high or (most is not None and fewest > most):
+        raise _refuse(
+            "min_entries",
+            f"The fewest entries to start is from {low} to {high}, and at most max_entries.",
+        )
+    _check_startable(values)
     if values.get("turn_seconds", 60) < 5:
         raise DomainError(_("Turns last at least 5 seconds."), code="invalid_settings")
     order = [
@@ -121,10 +166,13 @@ def _validate_format(values: dict) -> None:
             _("Two-stage events are played head-to-head, without a third-place match."),
             code="invalid_settings",
         )
-    for field in ("groups", "group_advance"):
-        n = values.get(field)
-        if n is not None and not 1 <= n <= 64:
-            raise DomainError(f"{field} must be from 1 to 64.", code="invalid_settings")
+    for field in ("groups", "group_advance", "swiss_rounds"):
+        n, (low, high) = values.get(field), BOUNDS[field]
+        if n is not None and not low <= n <= high:
+            text = f"{field} must be from {low} to {high}."
+            if field == "swiss_rounds":
+                text = f"A Swiss event plays {low} to {high} rounds (swiss_rounds)."
+            raise _refuse(field, text)
     points = values.get("place_points") or []
     if points and (
         len(points) > values["table_size"]
@@ -138,9 +186,6 @@ def _validate_format(values: dict) -> None:
             ),
             code="invalid_settings",
         )
-    rounds = values.get("swiss_rounds")
-    if rounds is not None and not 1 <= rounds <= 30:
-        raise DomainError(_("A Swiss event plays 1 to 30 rounds."), code="invalid_settings")
     keys = values.get("tiebreaks") or []
     if any(key not in TIEBREAKS for key in keys) or len(set(keys)) != len(keys):
         raise DomainError(

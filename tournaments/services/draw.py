@@ -115,6 +115,11 @@ def tournament_start(*, tournament_id: int, by=None, now: datetime | None = None
                 _("A bracket needs two entries; %(n)s can play.") % {"n": len(entries)},
                 code="too_few_entries",
             )
+        if len(entries) < tournament.min_entries:
+            raise Conflict(
+                f"This tournament needs {tournament.min_entries} entries; {len(entries)} can play.",
+                code="too_few_entries",
+            )
         seats = tournament.table_size
         if tournament.format == Tournament.Format.SWISS and len(entries) < max(3, seats - 1):
             raise Conflict(
