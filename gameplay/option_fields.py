@@ -13,6 +13,8 @@ import re
 
 from django import forms
 from django.core.exceptions import ValidationError
+from django.utils.text import capfirst, format_lazy
+from django.utils.translation import gettext_lazy
 
 from engine import variants
 from gameplay.models import variant_choices
@@ -22,39 +24,41 @@ def option_field_name(variant: str, option: str) -> str:
     return f"opt_{variant}_{option}"
 
 
-def _words(name: str) -> str:
-    return name.replace("_", " ").capitalize()
+def option_label(option):
+    """The option's name as the reader reads it: the engine's label translated, or for an
+    option without one (a variant not yet labelled) its name in words."""
+    return gettext_lazy(option.label) if option.label else capfirst(option.name.replace("_", " "))
+
+
+def _help(option):
+    """The engine's help, translated, then the range an integer option allows."""
+    helps = [capfirst(gettext_lazy(option.help))] if option.help else []
+    if option.kind is int and option.minimum is not None and option.maximum is not None:
+        helps.append(
+            format_lazy(
+                gettext_lazy("{low} to {high}; default {default}"),
+                low=option.minimum,
+                high=option.maximum,
+                default=option.default,
+            )
+        )
+    return format_lazy(". ".join("{}" for _ in helps), *helps)
 
 
 def option_field(option) -> forms.Field:
     """A form field for one engine Option: its type, its range and its help."""
-    helps = [option.help[:1].upper() + option.help[1:]] if option.help else []
+    common = {
+        "label": option_label(option),
+        "required": False,  # only the chosen game's options count; empty is its default
+        "initial": option.default,
+        "help_text": _help(option),
+    }
     choices = getattr(option, "choices", ())
     if choices:
-        return forms.ChoiceField(
-            label=_words(option.name),
-            required=False,
-            choices=[(c, c) for c in choices],
-            initial=option.default,
-            help_text=". ".join(helps),
-        )
+        return forms.ChoiceField(choices=[(c, c) for c in choices], **common)
     if option.kind is bool:
-        return forms.BooleanField(
-            label=_words(option.name),
-            required=False,
-            initial=option.default,
-            help_text=". ".join(helps),
-        )
-    if option.minimum is not None and option.maximum is not None:
-        helps.append(f"{option.minimum} to {option.maximum}; default {option.default}")
-    return forms.IntegerField(
-        label=_words(option.name),
-        required=False,  # only the chosen game's options count; an empty one is its default
-        min_value=option.minimum,
-        max_value=option.maximum,
-        initial=option.default,
-        help_text=". ".join(helps),
-    )
+        return forms.BooleanField(**common)
+    return forms.IntegerField(min_value=option.minimum, max_value=option.maximum, **common)
 
 
 def all_option_fields() -> dict[str, forms.Field]:

@@ -9,7 +9,7 @@ from django.utils.translation import gettext as _
 
 from engine import variants
 from gameplay.models import Match
-from gameplay.option_fields import option_field
+from gameplay.option_fields import option_label
 from tournaments import services
 from tournaments.formats.tiebreaks import DEFAULT_TIEBREAKS
 from tournaments.models import (
@@ -376,7 +376,7 @@ def rules_of(tournament: Tournament) -> list[tuple[str, str]]:
         value = (tournament.options or {}).get(option.name, option.default)
         if isinstance(value, bool):
             value = _("yes") if value else _("no")
-        rows.append((option_field(option).label, str(value)))
+        rows.append((str(option_label(option)), str(value)))
     return rows
 
 

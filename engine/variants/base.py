@@ -32,7 +32,8 @@ class Option:
     default: Any
     minimum: int | None = None
     maximum: int | None = None
-    help: str = ""
+    help: str = ""  # marked with `gettext_noop`, as is `label`
+    label: str = ""  # how people read the name ("Big gin bonus"); the server translates it
 
     def check(self, value: Any) -> Any:
         if self.kind is bool:

@@ -533,31 +533,49 @@ class BasicVariant(Variant):
             0,
             0,
             10000,
-            "match ends when a player reaches this; 0 = by table size (100, 150, 200, 200, "
-            "200), or 100 with penalty scoring",
+            gettext_noop(
+                "match ends when a player reaches this; 0 = by table size (100, 150, 200, 200, "
+                "200), or 100 with penalty scoring"
+            ),
+            label=gettext_noop("Target"),
         ),
         Option(
             "one_meld_per_turn",
             bool,
             False,
-            help="seed 002: in some versions only one meld per turn is allowed",
+            help=gettext_noop("seed 002: in some versions only one meld per turn is allowed"),
+            label=gettext_noop("One meld per turn"),
         ),
         Choice(
             "scoring",
             str,
             "winner",
-            help="winner: the winner takes the losers' points, first to the target wins; "
-            "penalty: each keeps its own points, first to the target (100) loses",
+            help=gettext_noop(
+                "winner: the winner takes the losers' points, first to the target wins; "
+                "penalty: each keeps its own points, first to the target (100) loses"
+            ),
             choices=("winner", "penalty"),
+            label=gettext_noop("Scoring"),
         ),
-        Option("jokers", int, 0, 0, 4, "printed jokers added to the deck, wild in melds"),
+        Option(
+            "jokers",
+            int,
+            0,
+            0,
+            4,
+            gettext_noop("printed jokers added to the deck, wild in melds"),
+            label=gettext_noop("Jokers"),
+        ),
         Option(
             "max_pile_draws",
             int,
             52,
             1,
             1000,
-            "takes from the discard pile per hand; one more ends the hand as a stalemate",
+            gettext_noop(
+                "takes from the discard pile per hand; one more ends the hand as a stalemate"
+            ),
+            label=gettext_noop("Max pile draws"),
         ),
     )
 

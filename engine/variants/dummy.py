@@ -530,15 +530,40 @@ class DummyVariant(Variant):
     max_players = 4
     bots = ("random", "greedy", "planner")
     options = (
-        Option("cut_ins", bool, True, help="other seats may claim (buy) the offered discard"),
-        Option("cut_in_penalty", int, 2, 0, 3, "stock cards a cut-in takes besides the discard"),
-        Option("max_cut_ins", int, 2, 0, 10, "cut-ins per seat per hand"),
+        Option(
+            "cut_ins",
+            bool,
+            True,
+            help=gettext_noop("other seats may claim (buy) the offered discard"),
+            label=gettext_noop("Cut ins"),
+        ),
+        Option(
+            "cut_in_penalty",
+            int,
+            2,
+            0,
+            3,
+            gettext_noop("stock cards a cut-in takes besides the discard"),
+            label=gettext_noop("Cut in penalty"),
+        ),
+        Option(
+            "max_cut_ins",
+            int,
+            2,
+            0,
+            10,
+            gettext_noop("cut-ins per seat per hand"),
+            label=gettext_noop("Max cut ins"),
+        ),
         Choice(
             "run_suits",
             str,
             "any",
-            help="any: a run's suits may mix (the seed's text); same: one suit per run",
+            help=gettext_noop(
+                "any: a run's suits may mix (the seed's text); same: one suit per run"
+            ),
             choices=("any", "same"),
+            label=gettext_noop("Run suits"),
         ),
         Option(
             "max_hands",
@@ -546,7 +571,10 @@ class DummyVariant(Variant):
             48,
             12,
             500,
-            "the match ends after this many hands even if nobody completed the twelfth contract",
+            gettext_noop(
+                "the match ends after this many hands even if nobody completed the twelfth contract"
+            ),
+            label=gettext_noop("Max hands"),
         ),
         Option(
             "max_pile_draws",
@@ -554,7 +582,10 @@ class DummyVariant(Variant):
             108,
             1,
             1000,
-            "takes from the discard pile per hand; one more ends the hand as a stalemate",
+            gettext_noop(
+                "takes from the discard pile per hand; one more ends the hand as a stalemate"
+            ),
+            label=gettext_noop("Max pile draws"),
         ),
     )
 

@@ -470,26 +470,79 @@ class GinVariant(Variant):
     max_players = 2
     bots = ("random", "greedy", "expert")
     options = (
-        Option("knock_limit", int, 10, 0, 10, "most deadwood a knock may leave; 0 = gin only"),
-        Option("oklahoma", bool, False, help="the first upcard's value sets the knock limit"),
-        Option("oklahoma_spades_double", bool, False, help="a spade upcard doubles the hand"),
-        Option("gin_bonus", int, 25, 0, 1000),
+        Option(
+            "knock_limit",
+            int,
+            10,
+            0,
+            10,
+            gettext_noop("most deadwood a knock may leave; 0 = gin only"),
+            label=gettext_noop("Knock limit"),
+        ),
+        Option(
+            "oklahoma",
+            bool,
+            False,
+            help=gettext_noop("the first upcard's value sets the knock limit"),
+            label=gettext_noop("Oklahoma"),
+        ),
+        Option(
+            "oklahoma_spades_double",
+            bool,
+            False,
+            help=gettext_noop("a spade upcard doubles the hand"),
+            label=gettext_noop("Oklahoma spades double"),
+        ),
+        Option("gin_bonus", int, 25, 0, 1000, label=gettext_noop("Gin bonus")),
         # Seed 000: "If all 10 or 11 cards in a player's hand fit into melds ... player
         # receives a Gin bonus of 25 points" (31, the common big gin bonus, is an option).
-        Option("big_gin_bonus", int, 25, 0, 1000),
-        Option("undercut_bonus", int, 25, 0, 1000),
-        Option("target", int, 100, 1, 10000, "match ends when a player reaches this"),
-        Option("line_bonus", int, 0, 0, 1000, "per hand won, added at the end (box bonus)"),
-        Option("game_bonus", int, 0, 0, 1000, "added to the match winner's total"),
-        Option("shutout_double", bool, False, help="winner's total doubles if loser scored 0"),
+        Option("big_gin_bonus", int, 25, 0, 1000, label=gettext_noop("Big gin bonus")),
+        Option("undercut_bonus", int, 25, 0, 1000, label=gettext_noop("Undercut bonus")),
+        Option(
+            "target",
+            int,
+            100,
+            1,
+            10000,
+            gettext_noop("match ends when a player reaches this"),
+            label=gettext_noop("Target"),
+        ),
+        Option(
+            "line_bonus",
+            int,
+            0,
+            0,
+            1000,
+            gettext_noop("per hand won, added at the end (box bonus)"),
+            label=gettext_noop("Line bonus"),
+        ),
+        Option(
+            "game_bonus",
+            int,
+            0,
+            0,
+            1000,
+            gettext_noop("added to the match winner's total"),
+            label=gettext_noop("Game bonus"),
+        ),
+        Option(
+            "shutout_double",
+            bool,
+            False,
+            help=gettext_noop("winner's total doubles if loser scored 0"),
+            label=gettext_noop("Shutout double"),
+        ),
         Option(
             "max_pile_draws",
             int,
             50,
             1,
             1000,
-            "takes from the discard pile per hand (first upcard included); one more ends the "
-            "hand as a draw",
+            gettext_noop(
+                "takes from the discard pile per hand (first upcard included); one more ends the "
+                "hand as a draw"
+            ),
+            label=gettext_noop("Max pile draws"),
         ),
     )
 

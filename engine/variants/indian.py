@@ -546,35 +546,70 @@ class IndianVariant(Variant):
             "format",
             str,
             "points",
-            help="points: one deal; pool101/pool201: out at the limit, last left wins; "
-            "deals: a fixed number of deals, lowest total wins",
+            help=gettext_noop(
+                "points: one deal; pool101/pool201: out at the limit, last left wins; "
+                "deals: a fixed number of deals, lowest total wins"
+            ),
             choices=("points", "pool101", "pool201", "deals"),
+            label=gettext_noop("Format"),
         ),
-        Option("deals", int, 2, 1, 20, "number of deals in the 'deals' format"),
+        Option(
+            "deals",
+            int,
+            2,
+            1,
+            20,
+            gettext_noop("number of deals in the 'deals' format"),
+            label=gettext_noop("Deals"),
+        ),
         # Seed 002: "two 52-card decks (104 cards) and 4 jokers (wild cards) are used".
-        Option("jokers", int, 4, 0, 4, "printed jokers added to the two decks"),
+        Option(
+            "jokers",
+            int,
+            4,
+            0,
+            4,
+            gettext_noop("printed jokers added to the two decks"),
+            label=gettext_noop("Jokers"),
+        ),
         Choice(
             "loser_grouping",
             str,
             TWO_SEQUENCES,
-            help="two_sequences: a loser without two sequences (one pure) counts every card; "
-            "pure_run: a pure run is enough for the groups to count as grouped",
+            help=gettext_noop(
+                "two_sequences: a loser without two sequences (one pure) counts every card; "
+                "pure_run: a pure run is enough for the groups to count as grouped"
+            ),
             choices=(TWO_SEQUENCES, PURE_RUN),
+            label=gettext_noop("Loser grouping"),
         ),
         # Readings of a group that differ between sites; off, a group is judged by the
         # rules above (engine/README.md).
         Option(
-            "five_card_sets", bool, False, help="a set of four suits may take a fifth, wild card"
+            "five_card_sets",
+            bool,
+            False,
+            help=gettext_noop("a set of four suits may take a fifth, wild card"),
+            label=gettext_noop("Five card sets"),
         ),
-        Option("joker_groups", bool, False, help="three or more printed jokers alone are a set"),
+        Option(
+            "joker_groups",
+            bool,
+            False,
+            help=gettext_noop("three or more printed jokers alone are a set"),
+            label=gettext_noop("Joker groups"),
+        ),
         Option(
             "first_drop",
             int,
             0,
             0,
             MAX_PENALTY,
-            "points for dropping before the first draw; 0 = the format's published count "
-            "(20, or 25 in Pool 201)",
+            gettext_noop(
+                "points for dropping before the first draw; 0 = the format's published count "
+                "(20, or 25 in Pool 201)"
+            ),
+            label=gettext_noop("First drop"),
         ),
         Option(
             "middle_drop",
@@ -582,8 +617,11 @@ class IndianVariant(Variant):
             0,
             0,
             MAX_PENALTY,
-            "points for dropping after drawing; 0 = the format's published count (40, or 50 "
-            "in Pool 201)",
+            gettext_noop(
+                "points for dropping after drawing; 0 = the format's published count (40, or 50 "
+                "in Pool 201)"
+            ),
+            label=gettext_noop("Middle drop"),
         ),
         Option(
             "max_pile_draws",
@@ -591,7 +629,10 @@ class IndianVariant(Variant):
             104,
             1,
             1000,
-            "takes from the open pile per deal; one more ends the deal as a stalemate",
+            gettext_noop(
+                "takes from the open pile per deal; one more ends the deal as a stalemate"
+            ),
+            label=gettext_noop("Max pile draws"),
         ),
     )
 

@@ -317,8 +317,8 @@ class Indian21Game(IndianGame):
         return (*super()._snapshot(), repr(self.values), repr(sorted(self.extra_wilds)))
 
 
-def _points_option(name: str, default: int, what: str) -> Option:
-    return Option(name, int, default, 0, MAX_POINTS, what)
+def _points_option(name: str, default: int, what: str, label: str) -> Option:
+    return Option(name, int, default, 0, MAX_POINTS, what, label)
 
 
 class Indian21Variant(IndianVariant):
@@ -332,44 +332,131 @@ class Indian21Variant(IndianVariant):
             "format",
             str,
             "points",
-            help="points: one deal; pool101/pool201: out at the limit, last left wins; "
-            "deals: a fixed number of deals, lowest total wins",
+            help=gettext_noop(
+                "points: one deal; pool101/pool201: out at the limit, last left wins; "
+                "deals: a fixed number of deals, lowest total wins"
+            ),
             choices=("points", "pool101", "pool201", "deals"),
+            label=gettext_noop("Format"),
         ),
-        Option("deals", int, 2, 1, 20, "number of deals in the 'deals' format"),
-        Option("jokers", int, PRINTED_JOKERS, 0, 12, "printed jokers added to the three decks"),
+        Option(
+            "deals",
+            int,
+            2,
+            1,
+            20,
+            gettext_noop("number of deals in the 'deals' format"),
+            label=gettext_noop("Deals"),
+        ),
+        Option(
+            "jokers",
+            int,
+            PRINTED_JOKERS,
+            0,
+            12,
+            gettext_noop("printed jokers added to the three decks"),
+            label=gettext_noop("Jokers"),
+        ),
         Option(
             "max_points",
             int,
             MAX_POINTS,
             80,
             200,
-            "a wrong show's cost and a loser's largest count",
+            gettext_noop("a wrong show's cost and a loser's largest count"),
+            label=gettext_noop("Max points"),
         ),
-        Option("value_cards", bool, True, help="exchange points for value cards and marriages"),
-        Option("marriage", bool, True, help="joker, upper and lower joker of a suit: a marriage"),
         Option(
-            "value_cards_wild", bool, True, help="the upper and lower jokers are wild cards too"
+            "value_cards",
+            bool,
+            True,
+            help=gettext_noop("exchange points for value cards and marriages"),
+            label=gettext_noop("Value cards"),
         ),
-        Option("tunnela_show", int, 3, 0, 7, "tunnelas that make a declaration (0 = none)"),
-        Option("dublee_show", int, 8, 0, 10, "dublees that make a declaration (0 = none)"),
         Option(
-            "joker_show", int, 8, 0, 21, "jokers in one group that make a declaration (0 = none)"
+            "marriage",
+            bool,
+            True,
+            help=gettext_noop("joker, upper and lower joker of a suit: a marriage"),
+            label=gettext_noop("Marriage"),
         ),
-        Option("six_dublees", bool, True, help="a loser holding six dublees counts 2 points"),
         Option(
-            "five_card_sets", bool, False, help="a set of four suits may take a fifth, wild card"
+            "value_cards_wild",
+            bool,
+            True,
+            help=gettext_noop("the upper and lower jokers are wild cards too"),
+            label=gettext_noop("Value cards wild"),
         ),
-        Option("joker_groups", bool, False, help="three or more printed jokers alone are a set"),
-        _points_option("first_drop", 0, "points for dropping before the first draw; 0 = 30"),
-        _points_option("middle_drop", 0, "points for dropping after drawing; 0 = 70"),
+        Option(
+            "tunnela_show",
+            int,
+            3,
+            0,
+            7,
+            gettext_noop("tunnelas that make a declaration (0 = none)"),
+            label=gettext_noop("Tunnela show"),
+        ),
+        Option(
+            "dublee_show",
+            int,
+            8,
+            0,
+            10,
+            gettext_noop("dublees that make a declaration (0 = none)"),
+            label=gettext_noop("Dublee show"),
+        ),
+        Option(
+            "joker_show",
+            int,
+            8,
+            0,
+            21,
+            gettext_noop("jokers in one group that make a declaration (0 = none)"),
+            label=gettext_noop("Joker show"),
+        ),
+        Option(
+            "six_dublees",
+            bool,
+            True,
+            help=gettext_noop("a loser holding six dublees counts 2 points"),
+            label=gettext_noop("Six dublees"),
+        ),
+        Option(
+            "five_card_sets",
+            bool,
+            False,
+            help=gettext_noop("a set of four suits may take a fifth, wild card"),
+            label=gettext_noop("Five card sets"),
+        ),
+        Option(
+            "joker_groups",
+            bool,
+            False,
+            help=gettext_noop("three or more printed jokers alone are a set"),
+            label=gettext_noop("Joker groups"),
+        ),
+        _points_option(
+            "first_drop",
+            0,
+            gettext_noop("points for dropping before the first draw; 0 = 30"),
+            label=gettext_noop("First drop"),
+        ),
+        _points_option(
+            "middle_drop",
+            0,
+            gettext_noop("points for dropping after drawing; 0 = 70"),
+            label=gettext_noop("Middle drop"),
+        ),
         Option(
             "max_pile_draws",
             int,
             156,
             1,
             1000,
-            "takes from the open pile per deal; one more ends the deal as a stalemate",
+            gettext_noop(
+                "takes from the open pile per deal; one more ends the deal as a stalemate"
+            ),
+            label=gettext_noop("Max pile draws"),
         ),
     )
 

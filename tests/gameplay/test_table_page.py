@@ -101,7 +101,9 @@ def open_page(browser, asgi_server):
 
 
 def seq_of(page) -> int:
-    return int(page.get_attribute("#knock-table", "data-seq"))
+    """The seq the page shows; -1 before its script has drawn the first view."""
+    seq = page.get_attribute("#knock-table", "data-seq")
+    return -1 if seq is None else int(seq)
 
 
 def wait_seq(page, at_least: int, timeout: float = 15) -> None:
