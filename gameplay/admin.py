@@ -20,6 +20,7 @@ from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext as _
 from rest_framework.authtoken.models import TokenProxy
 
+from config.errors import Conflict
 from engine import variants
 from gameplay import services
 from gameplay.models import (
@@ -43,7 +44,7 @@ from gameplay.models import (
     XpEntry,
 )
 from gameplay.option_fields import VariantOptionsAdminForm
-from gameplay.usernames import UsernameError, normalize_username
+from gameplay.usernames import UsernameError, normalize_username, skeleton
 
 
 class ReadOnlyInline(admin.TabularInline):
@@ -173,6 +174,11 @@ class UsernameRulesMixin:
             others = others.exclude(pk=self.instance.pk)
         if others.exists():
             raise ValidationError("That username is taken.", code="username_taken")
+        renamed = self.instance if self.instance.pk is not None else None
+        try:
+            services.refuse_look_alike(skeleton(name), user=renamed)
+        except Conflict as exc:
+            raise ValidationError(str(exc), code=exc.code) from None
         return name
 
     def _get_validation_exclusions(self):
@@ -196,6 +202,11 @@ admin.site.unregister(get_user_model())
 class KnockUserAdmin(UserAdmin):
     add_form = KnockUserCreationForm
     form = KnockUserChangeForm
+
+    def save_model(self, request, obj, form, change):
+        super().save_model(request, obj, form, change)
+        # A renamed account's player keeps the skeleton of its new name.
+        Player.objects.filter(user=obj).update(name_skeleton=skeleton(obj.get_username()))
 
 
 @admin.register(Player)

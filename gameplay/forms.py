@@ -20,6 +20,7 @@ FIELD_OF_CODE = {
     "invalid_username": "username",
     "reserved_username": "username",
     "username_taken": "username",
+    "username_confusable": "username",
     "invalid_email": "email",
     "invalid_password": "password1",
 }

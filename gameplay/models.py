@@ -183,10 +183,14 @@ class Player(models.Model):
     # The player's IANA time zone ("Asia/Kolkata"), first from their browser; empty: not
     # known yet. Times on pages read in it (config.preferences.PreferencesMiddleware).
     time_zone = models.CharField(max_length=64, blank=True, db_default="", default="")
+    # What the username looks like (gameplay.usernames.skeleton): a new name with a skeleton
+    # a player already has is refused as confusable. Empty: not computed (an old row).
+    name_skeleton = models.CharField(max_length=600, blank=True, db_default="", default="")
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         ordering = ["display_name"]
+        indexes = [models.Index(fields=["name_skeleton"], name="player_name_skeleton")]
         constraints = [
             # The ledger's last line of defence: no write path can overdraw a balance.
             models.CheckConstraint(condition=Q(coins__gte=0), name="player_coins_not_negative"),

@@ -31,6 +31,7 @@ from gameplay.services.accounts import (
     player_set_client_seed,
     player_set_language,
     player_set_time_zone,
+    refuse_look_alike,
     user_set_email,
 )
 from gameplay.services.common import BalanceOverflow, IllegalMove, InsufficientCoins
@@ -139,6 +140,7 @@ __all__ = [
     "queue_pair",
     "rating_ordinal",
     "ratings_update",
+    "refuse_look_alike",
     "reward_grant",
     "room_check_access",
     "room_play",

@@ -9,7 +9,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -18,7 +18,7 @@ from config.errors import Conflict, DomainError, NotFound
 from engine import fair
 from gameplay import games
 from gameplay.models import ApiToken, Player
-from gameplay.usernames import UsernameError, bot_username, normalize_username
+from gameplay.usernames import UsernameError, bot_username, normalize_username, skeleton
 
 
 def player_register(*, username: str, password: str, email: str = "") -> Player:
@@ -33,6 +33,8 @@ def player_register(*, username: str, password: str, email: str = "") -> Player:
     # The case-insensitive unique index on usernames is the last line (a race ends there).
     if user_model.objects.filter(username__iexact=username).exists():
         raise Conflict(_("That username is taken."), code="username_taken")
+    name_skeleton = skeleton(username)
+    refuse_look_alike(name_skeleton)
     user = user_model(username=username, email=email)
     try:
         validate_password(password or "", user=user)
@@ -42,12 +44,45 @@ def player_register(*, username: str, password: str, email: str = "") -> Player:
         ) from exc
     try:
         with transaction.atomic():
+            _lock_look_alikes(name_skeleton)
+            refuse_look_alike(name_skeleton)  # again, now no look-alike can sign up at once
             user.set_password(password)
             user.save()
-            player = Player.objects.create(user=user, display_name=username[:40])
+            player = Player.objects.create(
+                user=user, display_name=username[:40], name_skeleton=name_skeleton
+            )
     except IntegrityError:
         raise Conflict(_("That username is taken."), code="username_taken") from None
     return player
+
+
+# pg_advisory_xact_lock's first key for names (ASCII "NAME"); the outbox has its own space.
+NAME_LOCK_SPACE = 0x4E414D45
+
+
+def _lock_look_alikes(name_skeleton: str) -> None:
+    """Serialise sign-ups of one skeleton until the transaction ends, so two look-alike
+    names racing each other cannot both pass the check (PostgreSQL; SQLite has one writer)."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT pg_advisory_xact_lock(%s, hashtext(%s))", [NAME_LOCK_SPACE, name_skeleton]
+            )
+
+
+def refuse_look_alike(name_skeleton: str, *, user=None) -> None:
+    """Conflict when a player other than `user` has a name that looks the same (UTS #39's
+    confusables: U+0430, the Cyrillic a, for a Latin "a", "rn" for "m", "1" for "l")."""
+    others = Player.objects.filter(name_skeleton=name_skeleton)
+    if user is not None:
+        others = others.exclude(user=user)
+    look_alike = others.select_related("user").first()
+    if look_alike is not None:
+        raise Conflict(
+            _("That username looks too much like %(name)s, a player's name already.")
+            % {"name": look_alike.user.get_username()},
+            code="username_confusable",
+        )
 
 
 # A person's live tokens at most: making one more drops the oldest, so a client that asks
@@ -152,8 +187,9 @@ def player_set_time_zone(*, player: Player, time_zone: str) -> str:
 
 def player_for_user(user) -> Player:
     """The user's profile, created on first use (admins and staff get one too)."""
+    name = user.get_username()
     player, _ = Player.objects.get_or_create(
-        user=user, defaults={"display_name": user.get_username()[:40]}
+        user=user, defaults={"display_name": name[:40], "name_skeleton": skeleton(name)}
     )
     return player
 
@@ -169,6 +205,7 @@ def bot_players(*, kind: str, count: int) -> list[Player]:
             user=user,
             defaults={
                 "display_name": f"{kind.title()} Bot {number}",
+                "name_skeleton": skeleton(username),
                 "is_bot": True,
                 "bot_kind": kind,
             },
