@@ -17,6 +17,8 @@ function ask(kind) {
 
 function renderConfirm() {
   const box = $("confirm");
+  // A redraw while the question shows (the opponent moved) keeps the focus on its answer.
+  const answering = box.contains(document.activeElement) ? document.activeElement.id : null;
   box.replaceChildren();
   box.hidden = asking === null;
   if (asking === null) return;
@@ -32,6 +34,7 @@ function renderConfirm() {
   const no = button(t("controls.keep_playing"), () => { asking = null; renderControls(); const back = $("control-resign"); if (back) back.focus(); });
   no.id = "confirm-no";
   box.append(text, yes, no);
+  if (answering) $(answering).focus();
 }
 
 export function renderControls() {

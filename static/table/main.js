@@ -8,6 +8,7 @@
  * legal_actions, whatever the variant: cards act by click or Enter; draws, knocks, melds,
  * lay-offs and declarations by the widgets; any action type without a widget still gets
  * a plain button. */
+import { bindFocus } from "./focus.js";
 import { syncOrder } from "./hand.js";
 import { bindTools } from "./input.js";
 import { renderLastMove } from "./lastmove.js";
@@ -26,6 +27,7 @@ async function boot() {
   init(data);
   state.variant = await load(data.variant_module);
   bindTools();
+  bindFocus();
   syncOrder();
   render();
   renderOverlay();

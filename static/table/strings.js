@@ -155,6 +155,8 @@ const STRINGS = {
   "last.took_card": gettext_noop("%(name)s took the %(card)s from the discard pile."),
   "last.took_pile": gettext_noop("%(name)s took the top of the discard pile."),
   "last.discarded": gettext_noop("%(name)s discarded the %(card)s."),
+  "last.drew_stock_discarded": gettext_noop("%(name)s drew from the stock and discarded the %(card)s."),
+  "last.took_card_discarded": gettext_noop("%(name)s took the %(taken)s from the discard pile and discarded the %(card)s."),
   "last.knocked": gettext_noop("%(name)s knocked, discarding the %(card)s."),
   "last.laid_off": gettext_noop("%(name)s laid off the %(card)s."),
   "last.melded": ngettext_lazy("%(name)s laid down a meld.", "%(name)s laid down %(n)s melds."),

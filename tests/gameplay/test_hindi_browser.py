@@ -26,7 +26,7 @@ USERNAME = "राहुल"
 ALLOWED = {
     "Knock", "API", "XP", "SHA", "JSON", "OpenAPI", "Swagger", "UI", "POST", "api", "auth",
     "token", "docs", "schema", "healthz", "English", "India", "UTC", "IST", "Ada", "ada",
-    "Alt", "Enter", "OpenSkill", "SEED", "sha256sum", "printf", "CSV",
+    "Alt", "Enter", "H", "OpenSkill", "SEED", "sha256sum", "printf", "CSV",
 }  # fmt: skip
 # A card's visible text: its rank (A 2-10 J Q K) and suit sign.
 CARD_RANK = re.compile(r"^(?:[AJQKT]|10|[2-9])$")

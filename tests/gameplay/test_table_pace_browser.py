@@ -114,7 +114,7 @@ def test_a_hand_ends_in_an_overlay_that_holds_the_next_deal_until_next_hand(
             if action["type"] == "discard":
                 wait_seq(page, match.seq + 1)
                 assert page.inner_text("#last-move") == (
-                    f"Bob discarded the {card_words(action['card'])}."
+                    f"Bob drew from the stock and discarded the {card_words(action['card'])}."
                 )
     overlay = page.wait_for_selector("#hand-overlay.modal:not([hidden])")
     wait_seq(page, match.seq)
