@@ -8,6 +8,7 @@ import zoneinfo
 from django import forms
 from django.contrib.auth import password_validation
 from django.contrib.auth.forms import PasswordResetForm
+from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
 from config.errors import DomainError
@@ -115,3 +116,12 @@ class LimitedPasswordResetForm(PasswordResetForm):
             log.warning("Password reset mail withheld: past a rate limit")
             return
         super().save(*args, request=request, **kwargs)
+
+    def send_mail(self, subject_template_name, email_template_name, context, *args, **kwargs):
+        """In the language the account chose, else the asking browser's: the mail is read
+        later, perhaps on another device."""
+        from gameplay.models import Player
+
+        chosen = Player.objects.filter(user=context["user"]).values_list("language", flat=True)
+        with translation.override(chosen.first() or translation.get_language()):
+            super().send_mail(subject_template_name, email_template_name, context, *args, **kwargs)

@@ -114,11 +114,15 @@ class VariantOptionsAdminForm(forms.ModelForm):
         """One admin fieldset per game, shown only for the chosen game (admin-options.js)."""
         return [
             (
-                f"{label} options",
+                format_lazy(gettext_lazy("{game} options"), game=label),
                 {
                     "classes": ["variant-options", f"variant-{variant}"],
-                    "description": "Used when the game is "
-                    f"{label}; an empty field takes the game's default.",
+                    "description": format_lazy(
+                        gettext_lazy(
+                            "Used when the game is {game}; an empty field takes the game's default."
+                        ),
+                        game=label,
+                    ),
                     "fields": [
                         option_field_name(variant, o.name) for o in variants.get(variant).options
                     ],

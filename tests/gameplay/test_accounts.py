@@ -5,6 +5,7 @@ import re
 import pytest
 from django.contrib.auth import get_user_model
 from django.core import mail
+from django.core.management import call_command
 from django.test import Client
 
 from config.security import RateLimit
@@ -161,3 +162,15 @@ def test_reset_mails_are_limited_per_address_and_per_client_silently():
     assert set(pages) == {(302, "/accounts/password_reset/done/")}
     Client(REMOTE_ADDR="10.3.0.1").post("/accounts/password_reset/", {"email": "max@example.com"})
     assert len(mail.outbox) == 4 and mail.outbox[-1].to == ["max@example.com"]
+
+
+@pytest.mark.django_db
+def test_the_reset_mail_is_in_the_accounts_language_whatever_the_browser(client):
+    call_command("compilemessages", verbosity=0)
+    PlayerFactory(user__username="meera", user__email="meera@example.com", language="hi")
+    client.post(
+        "/accounts/password_reset/", {"email": "meera@example.com"}, HTTP_ACCEPT_LANGUAGE="en"
+    )
+    (sent,) = mail.outbox
+    assert sent.subject == "अपना Knock पासवर्ड रीसेट करें"
+    assert sent.body.startswith("नमस्ते meera,")
