@@ -98,6 +98,8 @@ class MatchConsumer(LimitedSocket, AsyncJsonWebsocketConsumer):
         if self.seat is not None:
             self.online[self.channel_name] = self.seat
             await self._presence("presence.join")
+        else:
+            await self._presence("presence.ask")  # a watcher learns who is here
         await self._send_presence()
 
     def _access(self, user) -> tuple[Player | None, int | None] | None:
@@ -275,6 +277,11 @@ class MatchConsumer(LimitedSocket, AsyncJsonWebsocketConsumer):
         if event["channel"] != self.channel_name and self.seat is not None:
             await self._presence("presence.here")
         await self._send_presence()
+
+    async def presence_ask(self, event):
+        """A watcher joined: the seated sockets say they are here, as to a new player."""
+        if self.seat is not None:
+            await self._presence("presence.here")
 
     async def presence_here(self, event):
         if event["channel"] not in self.online:

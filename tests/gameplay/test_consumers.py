@@ -230,6 +230,34 @@ def test_spectators_only_where_the_room_allows_and_never_see_a_hand():
     run_async(run)
 
 
+def test_a_spectator_who_joins_late_sees_who_is_seated_and_online():
+    """Issue 27: a watcher saw every player AWAY all match, as only seated sockets
+    announce themselves; now a watcher asks, and the seated answer."""
+    match, ada, bob = human_match(RoomFactory(spectators_allowed=True))
+    watcher = PlayerFactory()
+    cookies = sessions(ada, bob, watcher)
+
+    async def run():
+        seated = [socket(match.pk, cookies[p.pk]) for p in (ada, bob)]
+        for comm in seated:
+            assert (await comm.connect())[0]
+            await frames_until(comm, "view")
+        comm = socket(match.pk, cookies[watcher.pk])
+        assert (await comm.connect())[0]
+        online = []
+        while online != [0, 1]:
+            frame, _ = await frames_until(comm, "presence")
+            online = frame["online"]
+        await seated[1].disconnect()
+        while online != [0]:
+            frame, _ = await frames_until(comm, "presence")
+            online = frame["online"]
+        for other in (comm, seated[0]):
+            await other.disconnect()
+
+    run_async(run)
+
+
 def cards_in(frame: dict) -> set[str]:
     """Every two-character card text anywhere in a frame."""
     found = set()
