@@ -493,6 +493,11 @@ KNOCK_TOURNAMENT_RAKE_PERCENT = env_int("KNOCK_TOURNAMENT_RAKE_PERCENT", 0)
 if not 0 <= KNOCK_TOURNAMENT_RAKE_PERCENT <= 100:
     raise ImproperlyConfigured("KNOCK_TOURNAMENT_RAKE_PERCENT must be from 0 to 100")
 KNOCK_TOURNAMENT_PRIZE_XP_MAX = env_int("KNOCK_TOURNAMENT_PRIZE_XP_MAX", 1000)
+# Coins a person gets on signing up, issued by the house account, so a newcomer can pay a
+# room's entry fee; 0: none.
+KNOCK_STARTING_COINS = env_int("KNOCK_STARTING_COINS", 500)
+if not 0 <= KNOCK_STARTING_COINS <= 10**9:
+    raise ImproperlyConfigured("KNOCK_STARTING_COINS must be from 0 to 1000000000")
 # Fair-play signals (gameplay.services.fairplay): when a running tally is worth an admin's
 # look. Greedy bots agree with the expert on 79% of their real choices (985 decisions of 20
 # gin matches), a person copying the expert on every one of them.

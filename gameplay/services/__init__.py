@@ -11,7 +11,7 @@ gameplay.tasks; work for a worker is announced by task name through config.jobs)
 
     common       <- progression, matches, matchmaking
     accounts     <- matchmaking
-    progression  <- matches, finalize
+    progression  <- accounts, matches, finalize
     ratings      <- matchmaking, finalize
     matches      <- matchmaking
 """

@@ -17,7 +17,8 @@ from django.utils.translation import gettext as _
 from config.errors import Conflict, DomainError, NotFound
 from engine import fair
 from gameplay import games
-from gameplay.models import ApiToken, Player
+from gameplay.models import ApiToken, HouseAccount, Player
+from gameplay.services.progression import coins_book, house_book
 from gameplay.usernames import UsernameError, bot_username, normalize_username, skeleton
 
 
@@ -51,9 +52,26 @@ def player_register(*, username: str, password: str, email: str = "") -> Player:
             player = Player.objects.create(
                 user=user, display_name=username[:40], name_skeleton=name_skeleton
             )
+            _grant_starting_coins(player)
     except IntegrityError:
         raise Conflict(_("That username is taken."), code="username_taken") from None
     return player
+
+
+def _grant_starting_coins(player: Player) -> None:
+    """`KNOCK_STARTING_COINS` for a new person, issued by the house (which may go below
+    zero, as for sponsor budgets), booked once per player by their keys."""
+    grant = settings.KNOCK_STARTING_COINS
+    if not grant:
+        return
+    coins_book(player_id=player.pk, amount=grant, reason="Starting grant", key="starting-grant")
+    player.refresh_from_db(fields=["coins"])
+    house_book(
+        account=HouseAccount.HOUSE,
+        amount=-grant,
+        reason=f"Starting grant, player {player.pk}",
+        key=f"starting-grant:{player.pk}",
+    )
 
 
 # pg_advisory_xact_lock's first key for names (ASCII "NAME"); the outbox has its own space.

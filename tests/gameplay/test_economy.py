@@ -224,3 +224,43 @@ def test_an_achievement_reward_that_cannot_fit_does_not_wedge_finalize():
     player.refresh_from_db()
     assert player.coins == BALANCE_MAX - 1
     assert ledger_differences() == []
+
+
+@pytest.mark.django_db
+def test_a_new_person_starts_with_the_grant_the_house_issues(api_client, settings):
+    settings.KNOCK_STARTING_COINS = 500
+    response = api_client.post(
+        "/api/auth/register/",
+        {"username": "newcomer", "password": "a-long-passphrase"},
+        format="json",
+    )
+    assert response.status_code == 201
+    player = Player.objects.get(user__username="newcomer")
+    assert player.coins == 500
+    assert list(player.coin_entries.values_list("key", "amount")) == [("starting-grant", 500)]
+    house = HouseAccount.objects.get(code=HouseAccount.HOUSE)
+    assert house.coins == -500
+    assert ledger_differences() == []
+    call_command("reconcile_ledger", stdout=StringIO())
+
+
+@pytest.mark.django_db
+def test_no_grant_when_the_operator_sets_none(settings):
+    settings.KNOCK_STARTING_COINS = 0
+    player = services.player_register(username="frugal", password="a-long-passphrase")
+    assert player.coins == 0 and not player.coin_entries.exists()
+
+
+@pytest.mark.django_db
+def test_the_lobby_says_a_room_costs_more_than_the_balance_instead_of_offering_play(client):
+    player = PlayerFactory()
+    grant(player, 20)
+    dear = RoomFactory(name="High Stakes", entry_fee=50)
+    cheap = RoomFactory(name="Penny Gin", entry_fee=20)
+    client.force_login(player.user)
+    page = client.get("/rooms/").content.decode()
+    row = page[page.index(f'data-room="{dear.pk}"') :]
+    row = row[: row.index("</tr>")]
+    assert "needs 50 coins; you have 20" in row and "<button" not in row
+    row = page[page.index(f'data-room="{cheap.pk}"') :]
+    assert "Play vs a bot" in row[: row.index("</tr>")]
