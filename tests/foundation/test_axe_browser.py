@@ -176,6 +176,8 @@ def build_site() -> tuple[object, list[tuple[str, str, str, str]]]:
         ("sign-up", "anon", "/accounts/signup/", "#id_username"),
         ("login", "anon", "/accounts/login/", "#id_username"),
         ("password-reset", "anon", "/accounts/password_reset/", "form"),
+        ("password-reset-sent", "anon", "/accounts/password_reset/done/", "main"),
+        ("password-reset-complete", "anon", "/accounts/reset/done/", "main"),
         ("tournaments-anon", "anon", f"{t}/", "main"),
         ("bracket-anon", "anon", f"{t}/{knockout.pk}/", ".bracket, .btable"),
         ("result-anon", "anon", f"/matches/{finished.pk}/", "#result:not([hidden])"),
@@ -204,6 +206,9 @@ def build_site() -> tuple[object, list[tuple[str, str, str, str]]]:
         ("rival-profile", "player", f"/players/{rivals[0].pk}/", "main"),
         ("account", "player", "/accounts/settings/", "main"),
         ("password-change", "player", "/accounts/password_change/", "form"),
+        ("password-changed", "player", "/accounts/password_change/done/", "main"),
+        ("api", "player", "/api/", "body"),
+        ("api-docs", "player", "/api/docs/", ".swagger-ui .info"),
         ("verify", "player", f"/verify/?match={finished.pk}", "main"),
     ]
     return player, pages
