@@ -17,7 +17,10 @@ from pathlib import Path
 import celery.app.task
 import pytest
 from django.contrib.auth.models import Permission
+from django.contrib.auth.tokens import default_token_generator
 from django.utils import timezone
+from django.utils.encoding import force_bytes
+from django.utils.http import urlsafe_base64_encode
 
 from engine import gin
 from engine.cards import parse
@@ -178,6 +181,7 @@ def build_site() -> tuple[object, list[tuple[str, str, str, str]]]:
         ("password-reset", "anon", "/accounts/password_reset/", "form"),
         ("password-reset-sent", "anon", "/accounts/password_reset/done/", "main"),
         ("password-reset-complete", "anon", "/accounts/reset/done/", "main"),
+        ("password-reset-confirm", "anon", reset_link(rivals[1].user), "#id_new_password1"),
         ("tournaments-anon", "anon", f"{t}/", "main"),
         ("bracket-anon", "anon", f"{t}/{knockout.pk}/", ".bracket, .btable"),
         ("result-anon", "anon", f"/matches/{finished.pk}/", "#result:not([hidden])"),
@@ -214,6 +218,12 @@ def build_site() -> tuple[object, list[tuple[str, str, str, str]]]:
     return player, pages
 
 
+def reset_link(user) -> str:
+    """The link a password reset email carries."""
+    uid = urlsafe_base64_encode(force_bytes(user.pk))
+    return f"/accounts/reset/{uid}/{default_token_generator.make_token(user)}/"
+
+
 def report(violations: list[dict]) -> str:
     """Each rule broken, and every element that breaks it with axe's last word on why."""
     lines = []
@@ -221,6 +231,13 @@ def report(violations: list[dict]) -> str:
         lines.append(f"  {v['id']} ({v['impact']}): {v['help']}")
         lines += [f"    {n['target']}: {n['summary'].splitlines()[-1].strip()}" for n in v["nodes"]]
     return "\n".join(lines)
+
+
+def assert_axe_clean(page, where: str) -> None:
+    page.evaluate(AXE)
+    found = page.evaluate(RUN_AXE, TAGS)
+    assert found["passed"], f"{where}: axe checked nothing"
+    assert not found["violations"], f"{where}:\n{report(found['violations'])}"
 
 
 @pytest.mark.parametrize("width", WIDTHS)
@@ -254,11 +271,12 @@ def test_no_serious_or_critical_axe_violation_on_any_page(
             page = contexts[who]
             page.goto(path)
             page.wait_for_selector(ready, timeout=15_000)
-            page.evaluate(AXE)
-            found = page.evaluate(RUN_AXE, TAGS)
-            assert found["passed"], f"{name}: axe checked nothing"
-            violations = found["violations"]
-            assert not violations, f"{name} ({path}) at {width}:\n{report(violations)}"
+            assert_axe_clean(page, f"{name} ({path}) at {width}")
+    with subtests.test(page="logged-out"):  # last: the player's context is done with then
+        page = contexts["player"]
+        page.locator("header.site button", has_text="Log out").click()
+        page.wait_for_url("**/accounts/logout/")
+        assert_axe_clean(page, f"logged-out at {width}")
     for page in contexts.values():
         page.context.close()
     assert not problems, f"the site's CSP refused something, or a script failed: {problems}"
