@@ -6,9 +6,10 @@ axe (tests/vendor/axe-core/axe.min.js) is run through the DevTools protocol
 (page.evaluate), which the site's Content-Security-Policy does not govern: the policy stays
 as it is served, and a CSP report in the console fails the test as on any page.
 
-One set of data (a live Gin and a live Indian table, a finished match, tournaments open,
-running and finished, a league, ratings) is built per width, and each page is a subtest,
-visited by a logged-out and a logged-in browser context kept for the whole width.
+One set of data (a live table of every variant, a finished match, tournaments open,
+running and finished in three formats, a league, ratings) is built per width, and each page
+is a subtest, visited by a logged-out or a logged-in browser context kept for the whole
+width. A failure lists every violation: rule, impact, the elements' selectors and why.
 """
 
 from datetime import timedelta
