@@ -301,6 +301,9 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # No deep links: Swagger UI draws each as a link inside the operation's button, a
+    # control nested in a control that keyboards and screen readers cannot tell apart.
+    "SWAGGER_UI_SETTINGS": {"deepLinking": False},
     # A match's status appears in summaries and in views: one enum, named once.
     "ENUM_NAME_OVERRIDES": {
         "MatchStatusEnum": "gameplay.models.Match.Status",

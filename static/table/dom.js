@@ -29,6 +29,18 @@ export function cardName(text) {
   return t("card.name", { rank: rankName(text[0]), suit: t(`suit.${text[1]}`) });
 }
 
+/** What a card's corner shows: its rank and suit sign ("10\u2665"). */
+export function cardFaceText(text) {
+  return (text[0] === "T" ? "10" : text[0]) + PIPS[text[1]];
+}
+
+/** A card's accessible name: the face a sighted reader sees, then the words ("2\u2660, two
+ * of spades"), so a voice-control user can say what they see (WCAG 2.5.3). `words` is the
+ * card's name by default, or a sentence about it. The joker's face reads as its name. */
+export function cardLabel(text, words = cardName(text)) {
+  return text === "JK" ? words : t("card.label", { face: cardFaceText(text), name: words });
+}
+
 export function cardFace(text, tag, extra) {
   const face = document.createElement(tag || "span");
   face.className = "card" + (extra ? " " + extra : "");
@@ -44,7 +56,7 @@ export function cardFace(text, tag, extra) {
   face.querySelectorAll("span").forEach((s) => s.setAttribute("aria-hidden", "true"));
   face.dataset.card = text;
   if (tag !== "button") face.setAttribute("role", "img");
-  face.setAttribute("aria-label", cardName(text));
+  face.setAttribute("aria-label", cardLabel(text));
   return face;
 }
 

@@ -1,6 +1,6 @@
 /* Drawing the table from the state: seats, piles, melds, actions, the hand, the clocks.
  * What only one variant has comes from its module (state.variant, variants/index.js). */
-import { $, button, cardFace, cardName, cardRow, el, seatName } from "./dom.js";
+import { $, button, cardFace, cardLabel, cardName, cardRow, el, seatName } from "./dom.js";
 import { groupIsGood, groupKindName, groupsSummary, selectedCards, selecting, zones } from "./hand.js";
 import { bindSlot, dropTarget } from "./input.js";
 import { renderResult } from "./result.js";
@@ -101,7 +101,7 @@ function renderPiles() {
     if (takePile) {
       card.type = "button";
       card.classList.add("playable");
-      card.setAttribute("aria-label", t("pile.take", { card: cardName(top) }));
+      card.setAttribute("aria-label", cardLabel(top, t("pile.take", { card: cardName(top) })));
       card.addEventListener("click", () => act(takePile));
     }
     pile.classList.toggle("stacked", tbl.discard.length > 1);

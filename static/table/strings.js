@@ -12,6 +12,8 @@ const ngettext_lazy = (one, many) => [one, many];
 
 const STRINGS = {
   "card.name": gettext_noop("%(rank)s of %(suit)s"),
+  // A card's accessible name: its face as printed ("2♠"), then its name in words.
+  "card.label": gettext_noop("%(face)s, %(name)s"),
   "card.joker": gettext_noop("joker"),
   "card.joker_pip": gettext_noop("JOKER"),
   "rank.A": gettext_noop("ace"), "rank.2": gettext_noop("two"), "rank.3": gettext_noop("three"), "rank.4": gettext_noop("four"), "rank.5": gettext_noop("five"),

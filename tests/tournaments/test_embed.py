@@ -8,7 +8,7 @@ import pytest
 from rest_framework.test import APIClient
 
 from tests.factories import PlayerFactory
-from tests.tournaments.helpers import bots, open_tournament, organiser, register_all
+from tests.tournaments.helpers import bots, open_tournament, organiser, play_match, register_all
 from tournaments import services
 
 pytestmark = pytest.mark.django_db
@@ -140,3 +140,25 @@ def test_an_allowed_site_frames_the_bracket_and_another_is_refused(browser, live
     finally:
         allowed.shutdown()
         other.shutdown()
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.usefixtures("no_broker")
+def test_the_embedded_bracket_follows_play_without_reloading_the_page(page):
+    """No timed reload (WCAG 2.2.1): static/tournaments/embed.js re-fetches the bracket
+    every 30 s (the page's clock is Playwright's, so the test need not wait them)."""
+    tournament = open_tournament(name="Live Cup", show_up_seconds=0)
+    register_all(tournament, bots(4))
+    services.tournament_start(tournament_id=tournament.pk)
+    page.clock.install()
+    page.goto(f"/tournaments/{tournament.pk}/embed/")
+    assert not page.locator("meta[http-equiv=refresh]").count()
+    page.evaluate("() => { window.stillHere = true; }")
+    assert not page.locator(".btable[data-status='done']").count()
+    first = tournament.tables.get(round_number=1, position=0)
+    services.table_start(table_id=first.pk)
+    play_match(first.matches.get().match_id)
+    page.clock.run_for(31_000)
+    page.wait_for_selector(".btable[data-status='done']", timeout=10_000)
+    assert page.evaluate("() => window.stillHere === true")

@@ -1,6 +1,6 @@
 /* Gin: the knock (its chooser with the deadwood each knock leaves), the first turn's pass,
  * and the showdown's melds, deadwood and lay-offs. */
-import { $, button, cardFace, cardName, cardRow, el, seatName, span } from "../dom.js";
+import { $, button, cardFace, cardLabel, cardName, cardRow, el, seatName, span } from "../dom.js";
 import { noneMark } from "../showdown.js";
 import { act } from "../socket.js";
 import { legal, publish, state } from "../store.js";
@@ -31,7 +31,7 @@ function panels() {
     b.disabled = state.pending !== null;
     const left = deadwoodText(option.deadwood_points);
     const cards = option.deadwood.length ? t("gin.deadwood_cards", { cards: option.deadwood.map(cardName).join(", ") }) : "";
-    b.setAttribute("aria-label", t("gin.knock_label", { card: cardName(option.card), left }) + cards);
+    b.setAttribute("aria-label", cardLabel(option.card, t("gin.knock_label", { card: cardName(option.card), left })) + cards);
     const head = el("span", "knock-head");
     head.append(cardFace(option.card, "span", "small"), el("span", "knock-points", option.deadwood_points === 0 ? t("gin.gin") : `${option.deadwood_points}`));
     const layout = el("span", "knock-layout");
@@ -84,7 +84,7 @@ function decorateCard(face, card) {
   const badge = span("dw", points === 0 ? t("gin.badge_gin") : String(points));
   badge.setAttribute("aria-hidden", "true");
   face.append(badge);
-  face.setAttribute("aria-label", t("gin.knock_label", { card: cardName(card), left: points === 0 ? t("gin.badge_gin") : t("gin.deadwood_left", { n: points }) }));
+  face.setAttribute("aria-label", cardLabel(card, t("gin.knock_label", { card: cardName(card), left: points === 0 ? t("gin.badge_gin") : t("gin.deadwood_left", { n: points }) })));
 }
 
 /** Each seat's melds (the knocker's with the cards laid off on them), deadwood, lay-offs. */
@@ -99,7 +99,7 @@ function showdownSeat(last, seat, line) {
         if (last.layoff_targets[i] !== index) return;
         const laid = cardFace(card, "span", "small laid");
         const by = seatName(1 - last.knocker);
-        laid.setAttribute("aria-label", t("gin.laid_label", { card: cardName(card), name: by }));
+        laid.setAttribute("aria-label", t("gin.laid_label", { card: cardLabel(card), name: by }));
         laid.title = t("gin.laid_title", { name: by });
         r.append(laid);
       });
