@@ -8,6 +8,7 @@ import { act } from "./socket.js";
 import { legal, state, stockHeld, subscribe } from "./store.js";
 import { t } from "./strings.js";
 
+const ROWS_FROM = 11; // cards: Gin's 10 and 11 still fan
 const HANDLED = new Set(["draw", "discard", "knock", "meld", "layoff", "declare", "claim"]);
 
 export function render() {
@@ -24,6 +25,9 @@ export function render() {
   root.dataset.status = view.status;
   root.classList.toggle("spectating", me === null);
   root.classList.toggle("my-turn", !!view.your_turn);
+  // More cards than a phone can overlap with room to tap (Indian, Dummy): rows of whole
+  // cards there, each a 44 px target (table.css; a desktop is unchanged).
+  root.classList.toggle("rows-hand", view.hand.length > ROWS_FROM);
   renderSeats();
   renderPiles();
   renderMelds();

@@ -63,7 +63,20 @@ RUN_AXE = """async (tags) => {
       })),
   };
 }"""
-WIDTHS = {"desktop": (1280, 800), "phone": (390, 844)}
+# The phone is the narrowest common one (360 px): no page may scroll sideways there either.
+WIDTHS = {"desktop": (1280, 800), "phone": (360, 780)}
+SIDEWAYS = """() => {
+  const width = document.documentElement.clientWidth;
+  const over = document.documentElement.scrollWidth - width;
+  if (over <= 0) return null;
+  const name = (e) => e.tagName.toLowerCase() + (e.id ? "#" + e.id : "")
+    + (typeof e.className === "string" && e.className ? "." + e.className.trim().split(/ +/).join(".") : "");
+  const wide = [...document.querySelectorAll("body *")]
+    .filter((e) => e.getBoundingClientRect().right > width + 1 && e.children.length === 0)
+    .slice(0, 5)
+    .map((e) => name(e.parentElement) + " > " + name(e));
+  return {over, elements: [...new Set(wide)]};
+}"""  # noqa: E501 (a script)
 
 
 @pytest.fixture
@@ -273,6 +286,8 @@ def test_no_serious_or_critical_axe_violation_on_any_page(
             page.goto(path)
             page.wait_for_selector(ready, timeout=15_000)
             assert_axe_clean(page, f"{name} ({path}) at {width}")
+            sideways = page.evaluate(SIDEWAYS)
+            assert sideways is None, f"{name} ({path}) scrolls sideways at {width_px}: {sideways}"
     with subtests.test(page="logged-out"):  # last: the player's context is done with then
         page = contexts["player"]
         page.locator("header.site button", has_text="Log out").click()

@@ -1,7 +1,7 @@
-/* Indian rummy with 21 cards: the 13-card table's hooks (declaring, the showdown's groups),
- * the value cards beside the cut joker, and the hand in rows of whole cards on a phone (the
- * `rows-hand` class: each card a tap target of its own, 44 px or more; table.css). */
-import { $, cardFace, cardName, el, rankName } from "../dom.js";
+/* Indian rummy with 21 cards: the 13-card table's hooks (declaring, the showdown's groups)
+ * and the value cards beside the cut joker. (On a phone its hand is in rows of whole cards,
+ * as every hand of more than 11 cards is: render.js.) */
+import { cardFace, cardName, el, rankName } from "../dom.js";
 import { state } from "../store.js";
 import { t } from "../strings.js";
 import indian from "./indian.js";
@@ -20,8 +20,4 @@ function pileExtra() {
   return nodes;
 }
 
-function panels() {
-  $("knock-table").classList.add("rows-hand");
-}
-
-export default { ...indian, pileExtra, panels };
+export default { ...indian, pileExtra };
