@@ -180,7 +180,7 @@ def bracket(tournament: Tournament) -> dict:
             keys = list(services.TABLE_TIEBREAKS)
             structure["place_points"] = list(services.place_points(tournament))
         labels = {**dict(TIEBREAK_CHOICES), "firsts": "First places", "opposition": "Opposition"}
-        structure["tiebreaks"] = [{"key": key, "name": labels[key]} for key in keys]
+        structure["tiebreaks"] = [{"key": key, "name": str(labels[key])} for key in keys]
         structure["standings"] = standings(tournament) if shape else []
     return structure
 
