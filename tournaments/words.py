@@ -7,7 +7,7 @@ import re
 
 from django.utils.translation import gettext as _
 
-_NUMBERED = re.compile(r"^(Round|Winners' round|Losers' round) (\d+)$")
+_NUMBERED = re.compile(r"^(Round|Group round|Winners' round|Losers' round) (\d+)$")
 
 
 def round_title(name: str) -> str:
@@ -28,6 +28,7 @@ def round_title(name: str) -> str:
         kind, n = numbered.groups()
         words = {
             "Round": _("Round %(n)s"),
+            "Group round": _("Group round %(n)s"),
             "Winners' round": _("Winners' round %(n)s"),
             "Losers' round": _("Losers' round %(n)s"),
         }[kind]
@@ -53,6 +54,7 @@ def out_in(name: str) -> str:
         kind, n = numbered.groups()
         words = {
             "Round": _("Out in Round %(n)s"),
+            "Group round": _("Out in Group round %(n)s"),
             "Winners' round": _("Out in Winners' round %(n)s"),
             "Losers' round": _("Out in Losers' round %(n)s"),
         }[kind]
