@@ -14,10 +14,25 @@ import re
 from django import forms
 from django.core.exceptions import ValidationError
 from django.utils.text import capfirst, format_lazy
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, pgettext_lazy
 
 from engine import variants
 from gameplay.models import variant_choices
+
+# A choice option's values as the select shows them: in English the engine's own keys
+# (what the API takes, and what the options' help names), in other languages words.
+CHOICE_LABELS = {
+    "points": pgettext_lazy("game option choice", "points"),
+    "pool101": pgettext_lazy("game option choice", "pool101"),
+    "pool201": pgettext_lazy("game option choice", "pool201"),
+    "deals": pgettext_lazy("game option choice", "deals"),
+    "two_sequences": pgettext_lazy("game option choice", "two_sequences"),
+    "pure_run": pgettext_lazy("game option choice", "pure_run"),
+    "any": pgettext_lazy("game option choice", "any"),
+    "same": pgettext_lazy("game option choice", "same"),
+    "winner": pgettext_lazy("game option choice", "winner"),
+    "penalty": pgettext_lazy("game option choice", "penalty"),
+}
 
 
 def option_field_name(variant: str, option: str) -> str:
@@ -55,7 +70,7 @@ def option_field(option) -> forms.Field:
     }
     choices = getattr(option, "choices", ())
     if choices:
-        return forms.ChoiceField(choices=[(c, c) for c in choices], **common)
+        return forms.ChoiceField(choices=[(c, CHOICE_LABELS.get(c, c)) for c in choices], **common)
     if option.kind is bool:
         return forms.BooleanField(**common)
     return forms.IntegerField(min_value=option.minimum, max_value=option.maximum, **common)

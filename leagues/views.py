@@ -5,6 +5,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -67,15 +68,16 @@ def league_join(request, slug: str):
     league = get_object_or_404(League, slug=slug)
     membership = services.league_join(league=league, player=player_for_user(request.user))
     upcoming = selectors.next_season(list(selectors.seasons_of(league)))
-    when = (
-        f"season {upcoming.number}, starting {upcoming.starts_at:%-d %b %Y}"
-        if upcoming
-        else "the next season"
-    )
-    messages.success(
-        request,
-        f"You are in {league.name}: you play in {membership.division.name} from {when}.",
-    )
+    words = {"league": league.name, "division": membership.division.name}
+    if upcoming:
+        words.update(season=upcoming.number, day=date_format(upcoming.starts_at, "j M Y"))
+        text = _(
+            "You are in %(league)s: you play in %(division)s from season %(season)s, "
+            "starting %(day)s."
+        )
+    else:
+        text = _("You are in %(league)s: you play in %(division)s from the next season.")
+    messages.success(request, text % words)
     return redirect("league-table", slug=league.slug)
 
 

@@ -7,6 +7,8 @@ from __future__ import annotations
 import re
 
 from django import forms
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 from config.text import visible_name
 from engine import variants
@@ -65,169 +67,178 @@ class DateTimeLocal(forms.DateTimeInput):
 
 
 class TournamentForm(forms.Form):
-    name = forms.CharField(max_length=120, validators=[visible_name])
-    variant = forms.ChoiceField(choices=variant_choices, initial="gin")
+    name = forms.CharField(label=_("Name"), max_length=120, validators=[visible_name])
+    variant = forms.ChoiceField(label=_("Variant"), choices=variant_choices, initial="gin")
     format = forms.ChoiceField(
+        label=_("Format"),
         required=False,  # empty: single elimination, as before formats existed
         choices=Tournament.Format.choices,
         initial=Tournament.Format.SINGLE,
-        help_text="Double elimination and two-stage events are head-to-head; Swiss "
-        "events also play at tables of 3 to 6 (points by place).",
+        help_text=_(
+            "Double elimination and two-stage events are head-to-head; Swiss "
+            "events also play at tables of 3 to 6 (points by place)."
+        ),
     )
     grand_final = forms.ChoiceField(
-        label="Grand final (double elimination)",
+        label=_("Grand final (double elimination)"),
         required=False,
         # Short option names: the model's long ones are cut off inside a select.
         choices=[
-            (Tournament.GrandFinal.RESET, "With a reset"),
-            (Tournament.GrandFinal.SIMPLE, "One match"),
+            (Tournament.GrandFinal.RESET, _("With a reset")),
+            (Tournament.GrandFinal.SIMPLE, _("One match")),
         ],
         initial=Tournament.GrandFinal.RESET,
-        help_text="With a reset, a second match is played if the losers' bracket champion "
-        "wins the first.",
+        help_text=_(
+            "With a reset, a second match is played if the losers' bracket champion wins the first."
+        ),
     )
     swiss_rounds = forms.IntegerField(
-        label="Swiss rounds",
+        label=_("Swiss rounds"),
         required=False,
         min_value=BOUNDS["swiss_rounds"][0],
         max_value=BOUNDS["swiss_rounds"][1],
-        help_text="Empty: enough rounds to leave one perfect score (log2 of the field).",
+        help_text=_("Empty: enough rounds to leave one perfect score (log2 of the field)."),
     )
     tiebreak_1 = forms.ChoiceField(
-        label="Swiss tie-break 1", required=False, choices=[("", "—"), *TIEBREAK_CHOICES]
+        label=_("Swiss tie-break 1"), required=False, choices=[("", "—"), *TIEBREAK_CHOICES]
     )
     tiebreak_2 = forms.ChoiceField(
-        label="Swiss tie-break 2", required=False, choices=[("", "—"), *TIEBREAK_CHOICES]
+        label=_("Swiss tie-break 2"), required=False, choices=[("", "—"), *TIEBREAK_CHOICES]
     )
     tiebreak_3 = forms.ChoiceField(
-        label="Swiss tie-break 3",
+        label=_("Swiss tie-break 3"),
         required=False,
         choices=[("", "—"), *TIEBREAK_CHOICES],
-        help_text="None chosen: Buchholz, Sonneborn-Berger, head-to-head.",
+        help_text=_("None chosen: Buchholz, Sonneborn-Berger, head-to-head."),
     )
     groups = forms.IntegerField(
-        label="Groups (two-stage)",
+        label=_("Groups (two-stage)"),
         required=False,
         min_value=BOUNDS["groups"][0],
         max_value=BOUNDS["groups"][1],
-        help_text="Round-robin groups, dealt by seed. Empty: one group.",
+        help_text=_("Round-robin groups, dealt by seed. Empty: one group."),
     )
     group_advance = forms.IntegerField(
-        label="Going through from each group",
+        label=_("Going through from each group"),
         required=False,
         min_value=BOUNDS["group_advance"][0],
         max_value=BOUNDS["group_advance"][1],
-        help_text="Into a knock-out; group winners meet other groups' runners-up. Empty: 2.",
+        help_text=_("Into a knock-out; group winners meet other groups' runners-up. Empty: 2."),
     )
     group_stage = forms.ChoiceField(
-        label="Group stage (two-stage)",
+        label=_("Group stage (two-stage)"),
         required=False,
         choices=Tournament.GroupStage.choices,
         initial=Tournament.GroupStage.ROUND_ROBIN,
-        help_text="Swiss groups play the Swiss rounds above (empty: from the group size) "
-        "and rank by the Swiss tie-breaks.",
+        help_text=_(
+            "Swiss groups play the Swiss rounds above (empty: from the group size) "
+            "and rank by the Swiss tie-breaks."
+        ),
     )
     second_stage = forms.ChoiceField(
-        label="Second stage (two-stage)",
+        label=_("Second stage (two-stage)"),
         required=False,
         choices=Tournament.SecondStage.choices,
         initial=Tournament.SecondStage.SINGLE,
-        help_text="The qualifiers' bracket; double elimination uses the grand final above.",
+        help_text=_("The qualifiers' bracket; double elimination uses the grand final above."),
     )
     place_points = forms.RegexField(
-        label="Swiss points by place (tables of 3 to 6)",
+        label=_("Swiss points by place (tables of 3 to 6)"),
         # ASCII digits (\d would take any script's), at most 1,000 a place (as the API).
         regex=r"^\s*[0-9]{1,4}(\s*,\s*[0-9]{1,4}){0,5}\s*$",
         max_length=200,
         required=False,
-        help_text="From first place down, e.g. 3, 1, 0, 0. Empty: 3, 1, 0, 0.",
+        help_text=_("From first place down, e.g. 3, 1, 0, 0. Empty: 3, 1, 0, 0."),
         error_messages={
-            "invalid": "Up to six whole numbers of at most 1000, separated by commas, "
-            "e.g. 3, 1, 0, 0."
+            "invalid": _(
+                "Up to six whole numbers of at most 1000, separated by commas, e.g. 3, 1, 0, 0."
+            )
         },
     )
     table_size = forms.TypedChoiceField(
-        label="Players per table",
+        label=_("Players per table"),
         coerce=int,
         choices=[(n, str(n)) for n in range(2, 7)],
         initial=2,
-        help_text="2 is head-to-head. Gin Rummy seats exactly 2; Basic and Indian 2 to 6.",
+        help_text=_("2 is head-to-head. Gin Rummy seats exactly 2; Basic and Indian 2 to 6."),
     )
     advance = forms.TypedChoiceField(
-        label="Players going through from each table",
+        label=_("Players going through from each table"),
         coerce=int,
         choices=[(n, str(n)) for n in range(1, 6)],
         initial=1,
-        help_text="Fewer than the players per table.",
+        help_text=_("Fewer than the players per table."),
     )
     best_of = forms.TypedChoiceField(
-        label="Matches per table (best of)", coerce=int, choices=ODD, initial=1
+        label=_("Matches per table (best of)"), coerce=int, choices=ODD, initial=1
     )
     final_best_of = forms.TypedChoiceField(
-        label="Matches at the final (best of)",
+        label=_("Matches at the final (best of)"),
         coerce=int,
-        choices=[("", "As every table"), *ODD],
+        choices=[("", _("As every table")), *ODD],
         required=False,
         empty_value=None,
     )
-    seeding = forms.ChoiceField(choices=Tournament.Seeding.choices, initial="rating")
+    seeding = forms.ChoiceField(
+        label=_("Seeding"), choices=Tournament.Seeding.choices, initial="rating"
+    )
     third_place = forms.BooleanField(
-        label="Play a match for third place",
+        label=_("Play a match for third place"),
         required=False,
-        help_text="Head-to-head tables only.",
+        help_text=_("Head-to-head tables only."),
     )
     max_entries = forms.IntegerField(
-        label="Most entries",
+        label=_("Most entries"),
         required=False,
         min_value=2,
         max_value=65536,
-        help_text="Empty: no limit. Past it, players join a waiting list.",
+        help_text=_("Empty: no limit. Past it, players join a waiting list."),
     )
     min_entries = forms.IntegerField(
-        label="Fewest entries to start",
+        label=_("Fewest entries to start"),
         required=False,
         min_value=BOUNDS["min_entries"][0],
         max_value=BOUNDS["min_entries"][1],
         initial=2,
-        help_text="With fewer at the start time, the tournament is cancelled and fees refunded.",
+        help_text=_("With fewer at the start time, the tournament is cancelled and fees refunded."),
     )
     min_level = forms.IntegerField(
-        label="Lowest level allowed", min_value=1, max_value=INT_MAX, initial=1
+        label=_("Lowest level allowed"), min_value=1, max_value=INT_MAX, initial=1
     )
     entry_fee = forms.IntegerField(
-        label="Entry fee (coins)",
+        label=_("Entry fee (coins)"),
         min_value=0,
         max_value=INT_MAX,
         initial=0,
-        help_text="Refunded on withdrawal before the start, on no check-in and on cancelling.",
+        help_text=_("Refunded on withdrawal before the start, on no check-in and on cancelling."),
     )
     show_up_seconds = forms.IntegerField(
-        label="Time to take a seat (seconds)",
+        label=_("Time to take a seat (seconds)"),
         min_value=0,
         max_value=86400,
         initial=300,
-        help_text="After it, who has not taken their seat loses by walkover. 0 seats everyone.",
+        help_text=_("After it, who has not taken their seat loses by walkover. 0 seats everyone."),
     )
     turn_seconds = forms.IntegerField(
-        label="Time per turn (seconds)", min_value=5, max_value=3600, initial=60
+        label=_("Time per turn (seconds)"), min_value=5, max_value=3600, initial=60
     )
     registration_opens_at = forms.DateTimeField(
-        label="Registration opens", required=False, widget=DateTimeLocal()
+        label=_("Registration opens"), required=False, widget=DateTimeLocal()
     )
     registration_closes_at = forms.DateTimeField(
-        label="Registration closes", required=False, widget=DateTimeLocal()
+        label=_("Registration closes"), required=False, widget=DateTimeLocal()
     )
     check_in_opens_at = forms.DateTimeField(
-        label="Check-in opens", required=False, widget=DateTimeLocal()
+        label=_("Check-in opens"), required=False, widget=DateTimeLocal()
     )
     check_in_closes_at = forms.DateTimeField(
-        label="Check-in closes", required=False, widget=DateTimeLocal()
+        label=_("Check-in closes"), required=False, widget=DateTimeLocal()
     )
     starts_at = forms.DateTimeField(
-        label="Starts",
+        label=_("Starts"),
         required=False,
         widget=DateTimeLocal(),
-        help_text="Times are UTC. Empty: you start it from its page.",
+        help_text=_("Times are UTC. Empty: you start it from its page."),
     )
 
     def __init__(self, *args, tournament: Tournament | None = None, **kwargs):
@@ -243,24 +254,24 @@ class TournamentForm(forms.Form):
         rewards = [("", "—"), *awardable_rewards().order_by("name").values_list("pk", "name")]
         for row in range(PRIZE_ROWS):
             self.fields[f"prize_{row}_placement"] = forms.IntegerField(
-                label="Place", required=False, min_value=1, max_value=65536
+                label=_("Place"), required=False, min_value=1, max_value=65536
             )
             self.fields[f"prize_{row}_coins"] = forms.IntegerField(
-                label="Coins", required=False, min_value=0, max_value=INT_MAX
+                label=_("Coins"), required=False, min_value=0, max_value=INT_MAX
             )
             self.fields[f"prize_{row}_xp"] = forms.IntegerField(
                 label="XP", required=False, min_value=0, max_value=INT_MAX
             )
             self.fields[f"prize_{row}_title"] = forms.TypedChoiceField(
-                label="Title", required=False, choices=titles, coerce=int, empty_value=None
+                label=_("Title"), required=False, choices=titles, coerce=int, empty_value=None
             )
             self.fields[f"prize_{row}_reward"] = forms.TypedChoiceField(
-                label="Reward", required=False, choices=rewards, coerce=int, empty_value=None
+                label=_("Reward"), required=False, choices=rewards, coerce=int, empty_value=None
             )
         if tournament is not None:
             for name in FIXED:
                 self.fields[name].disabled = True
-                self.fields[name].help_text = "Fixed once the tournament exists."
+                self.fields[name].help_text = _("Fixed once the tournament exists.")
 
     # --- what the template lays out ------------------------------------------------------
 
@@ -293,9 +304,11 @@ class TournamentForm(forms.Form):
                 data.get(f"prize_{row}_{part}") for part in ("coins", "xp", "title", "reward")
             )
             if given and not place:
-                self.add_error(f"prize_{row}_placement", "Which place wins this prize?")
+                self.add_error(f"prize_{row}_placement", _("Which place wins this prize?"))
             if place and places.count(place) > 1:
-                self.add_error(f"prize_{row}_placement", f"Place {place} has two prizes.")
+                self.add_error(
+                    f"prize_{row}_placement", _("Place %(n)s has two prizes.") % {"n": place}
+                )
         return data
 
     def settings(self) -> dict:
@@ -349,8 +362,9 @@ class TournamentForm(forms.Form):
 def _seats(variant: str) -> str:
     v = variants.get(variant)
     if v.min_players == v.max_players:
-        return f"{v.min_players} players a table"
-    return f"{v.min_players} to {v.max_players} players a table"
+        n = v.min_players
+        return ngettext("%(n)s player a table", "%(n)s players a table", n) % {"n": n}
+    return _("%(low)s to %(high)s players a table") % {"low": v.min_players, "high": v.max_players}
 
 
 def initial_of(tournament: Tournament) -> dict:

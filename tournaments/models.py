@@ -17,12 +17,12 @@ from gameplay.models import Match, Player, Reward, Title, variant_choices
 
 # Swiss tie-breaks as organisers read them (keys of tournaments.formats.tiebreaks).
 TIEBREAK_CHOICES = [
-    ("buchholz", "Buchholz"),
-    ("median_buchholz", "Median Buchholz"),
-    ("sonneborn_berger", "Sonneborn-Berger"),
-    ("head_to_head", "Head-to-head"),
-    ("rating", "Rating"),
-    ("wins", "Wins"),
+    ("buchholz", _("Buchholz")),
+    ("median_buchholz", _("Median Buchholz")),
+    ("sonneborn_berger", _("Sonneborn-Berger")),
+    ("head_to_head", _("Head-to-head")),
+    ("rating", _("Rating")),
+    ("wins", _("Wins")),
 ]
 
 

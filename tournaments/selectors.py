@@ -179,8 +179,12 @@ def bracket(tournament: Tournament) -> dict:
         if tournament.table_size > 2:
             keys = list(services.TABLE_TIEBREAKS)
             structure["place_points"] = list(services.place_points(tournament))
-        labels = {**dict(TIEBREAK_CHOICES), "firsts": "First places", "opposition": "Opposition"}
-        structure["tiebreaks"] = [{"key": key, "name": labels[key]} for key in keys]
+        labels = {
+            **dict(TIEBREAK_CHOICES),
+            "firsts": _("First places"),
+            "opposition": _("Opposition"),
+        }
+        structure["tiebreaks"] = [{"key": key, "name": str(labels[key])} for key in keys]
         structure["standings"] = standings(tournament) if shape else []
     return structure
 
@@ -230,12 +234,12 @@ def _two_stage(tournament: Tournament, shape, rounds: list[dict]) -> dict:
     }
     advance = tournament.group_advance or 2
     knockout = {
-        "name": "Knock-out",
+        "name": _("Knock-out"),
         "status": tournament.status,
         "rounds": [r for r in rounds if r["number"] > shape.n_group_rounds],
     }
     if shape.double:  # a double-elimination stage two: its brackets, as double elimination's
-        knockout["name"] = "Double elimination"
+        knockout["name"] = _("Double elimination")
         knockout["grand_final"] = tournament.grand_final
         knockout["sides"] = _sides(tournament, knockout["rounds"])
     return {
@@ -243,7 +247,7 @@ def _two_stage(tournament: Tournament, shape, rounds: list[dict]) -> dict:
         "second_stage": tournament.second_stage,
         "groups": [
             {
-                "name": f"Group {chr(ord('A') + g)}" if g < 26 else f"Group {g + 1}",
+                "name": _("Group %(name)s") % {"name": chr(ord("A") + g) if g < 26 else g + 1},
                 "entries": [
                     {
                         "place": place,
@@ -262,7 +266,7 @@ def _two_stage(tournament: Tournament, shape, rounds: list[dict]) -> dict:
         ],
         "stages": [
             {
-                "name": "Group stage",
+                "name": _("Group stage"),
                 "status": tournament.status,
                 "rounds": [r for r in rounds if r["number"] <= shape.n_group_rounds],
             },

@@ -20,7 +20,8 @@ from config.errors import DomainError
 from config.params import ascii_int
 from gameplay import selectors as gameplay_selectors
 from gameplay.services import player_for_user
-from tournaments import exports, selectors, services
+from gameplay.templatetags.knock import ordinal_words
+from tournaments import exports, selectors, services, words
 from tournaments.forms import TournamentForm
 from tournaments.models import Entry, Table, Tournament, Webhook
 
@@ -264,7 +265,7 @@ def bracket_drawing(bracket: dict) -> dict:
                 seat["out"] = done and not (seat["advanced"] or seat["champion"])
                 # At a table of three or more, the finishing order says who went through.
                 many = len(table["seats"]) > 2
-                seat["place"] = _ordinal(seat["finish"]) if many and seat["finish"] else ""
+                seat["place"] = ordinal_words(seat["finish"]) if many and seat["finish"] else ""
             by_ref[(table["round"], table["position"])] = table
             for feeder in table["feeders"]:
                 if not table["third_place"]:
@@ -290,7 +291,10 @@ def bracket_drawing(bracket: dict) -> dict:
         out.append({"kind": "table", "table": table, "fed": bool(children)})
         return out
 
-    heads = [{"name": r["name"], "best_of": r["best_of"], "number": r["number"]} for r in rounds]
+    heads = [
+        {"name": words.round_title(r["name"]), "best_of": r["best_of"], "number": r["number"]}
+        for r in rounds
+    ]
     return {
         "heads": heads,
         "tree": steps(final, []) if is_tree and final else None,
@@ -347,37 +351,32 @@ def result_words(
     the knock-out's round after its `group_rounds`; `losers_rounds` names the losers'
     rounds of a double-elimination bracket, a two-stage event's second stage included)."""
     if entry.status == Entry.Status.CHAMPION or entry.placement == 1:
-        return "Champion"
+        return _("Champion")
     if entry.status == Entry.Status.DISQUALIFIED:
-        return "Disqualified"
+        return _("Disqualified")
     if form == Tournament.Format.SWISS:
-        return f"{_ordinal(entry.placement)} in the standings" if entry.placement else ""
+        if not entry.placement:
+            return ""
+        return _("%(place)s in the standings") % {"place": ordinal_words(entry.placement)}
     out_round = (entry.out_round or 0) - group_rounds
     if form == Tournament.Format.TWO_STAGE and entry.out_round and out_round <= 0:
-        return "Out in the group stage"
+        return _("Out in the group stage")
     if form == Tournament.Format.DOUBLE or (form == Tournament.Format.TWO_STAGE and losers_rounds):
         if entry.placement == 2:
-            return "Runner-up"
+            return _("Runner-up")
         if out_round <= 0:
             return ""
-        name = (losers_rounds or {}).get(out_round, f"Losers' round {out_round}")
-        return f"Out in the {name}" if name.endswith("final") else f"Out in {name}"
+        return words.out_in((losers_rounds or {}).get(out_round, f"Losers' round {out_round}"))
     n_rounds -= group_rounds
     if entry.placement == 2 and out_round == n_rounds:
-        return "Runner-up"
+        return _("Runner-up")
     if entry.placement and out_round == n_rounds:  # a final table of three or more
-        return f"{_ordinal(entry.placement)} in the Final"
+        return _("%(place)s in the Final") % {"place": ordinal_words(entry.placement)}
     if entry.placement == 3 and third_match:
-        return "Third place (won the third-place match)"
+        return _("Third place (won the third-place match)")
     if out_round > 0:
-        name = services.round_name(out_round, n_rounds)
-        return f"Out in {name}" if name.startswith("Round") else f"Out in the {name}"
+        return words.out_in(services.round_name(out_round, n_rounds))
     return entry.get_status_display()
-
-
-def _ordinal(n: int) -> str:
-    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix}"
 
 
 def placement_rows(entries: list[Entry], bracket: dict) -> list[dict]:
@@ -418,7 +417,8 @@ def profile_section(player) -> dict | None:
         outcome = result_words(
             entry, n_rounds, tournament.third_place, tournament.format, groups, losers
         )
-        rows.append({"entry": entry, "outcome": outcome})
+        champion = entry.status == Entry.Status.CHAMPION or entry.placement == 1
+        rows.append({"entry": entry, "outcome": outcome, "champion": champion})
     return {
         "title": _("Tournaments"),
         "template": "tournaments/_profile.html",

@@ -128,7 +128,8 @@ def validate_settings(values: dict) -> None:
     if not low <= fewest <= high or (most is not None and fewest > most):
         raise _refuse(
             "min_entries",
-            f"The fewest entries to start is from {low} to {high}, and at most max_entries.",
+            _("The fewest entries to start is from %(low)s to %(high)s, and at most max_entries.")
+            % {"low": low, "high": high},
         )
     _check_startable(values)
     if values.get("turn_seconds", 60) < 5:
@@ -142,7 +143,10 @@ def validate_settings(values: dict) -> None:
     for early, late in order:
         a, b = values.get(early), values.get(late)
         if a is not None and b is not None and a > b:
-            raise DomainError(f"{early} must not be after {late}.", code="invalid_settings")
+            raise DomainError(
+                _("%(early)s must not be after %(late)s.") % {"early": early, "late": late},
+                code="invalid_settings",
+            )
 
 
 def _validate_format(values: dict) -> None:
@@ -169,9 +173,10 @@ def _validate_format(values: dict) -> None:
     for field in ("groups", "group_advance", "swiss_rounds"):
         n, (low, high) = values.get(field), BOUNDS[field]
         if n is not None and not low <= n <= high:
-            text = f"{field} must be from {low} to {high}."
+            bounds = {"field": field, "low": low, "high": high}
+            text = _("%(field)s must be from %(low)s to %(high)s.") % bounds
             if field == "swiss_rounds":
-                text = f"A Swiss event plays {low} to {high} rounds (swiss_rounds)."
+                text = _("A Swiss event plays %(low)s to %(high)s rounds (swiss_rounds).") % bounds
             raise _refuse(field, text)
     points = values.get("place_points") or []
     if points and (
