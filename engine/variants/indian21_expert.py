@@ -114,16 +114,33 @@ class Hand:
 
 
 class _OneWay(Search):
-    """The exact search, but a group short of printed jokers spends the wild cards in one
-    fixed order (the last ones first) instead of trying every choice of them: far fewer
-    states, at the price of sometimes missing a better spending. The bot checks a near
-    declaration with the exact search (`_discard`)."""
+    """The exact search with two shortcuts. A group short of printed jokers spends the wild
+    cards in one fixed order (the last ones first) instead of trying every choice of them:
+    far fewer states, at the price of sometimes missing a better spending. And three decks
+    hold identical cards: a group that takes a later copy of a card while an earlier copy
+    is still to place is skipped, since the same group with the earlier copy leaves an
+    equivalent state (exact)."""
+
+    def __init__(self, hand: list[Card], **kwargs) -> None:
+        super().__init__(hand, **kwargs)
+        first: dict[str, int] = {}
+        earlier = [0] * len(self.cards)
+        for j, c in enumerate(self.cards):
+            # Identical cards sit next to each other in the search's order.
+            if c.text in first:
+                earlier[j] = ((1 << j) - 1) ^ ((1 << first[c.text]) - 1)
+            else:
+                first[c.text] = j
+        self._earlier = [
+            [(g, sum(earlier[j] for j in _members(g.members)) & ~g.members) for g in groups]
+            for groups in self._by_low
+        ]
 
     def _choices(self, i: int, mask: int, jokers: int):
         wild_mask = self.wild_mask
-        for g in self._by_low[i]:
+        for g, before in self._earlier[i]:
             members = g.members
-            if members & mask != members:
+            if members & mask != members or mask & before:
                 continue
             need = g.jokers
             printed = min(need, jokers)
@@ -140,6 +157,13 @@ class _OneWay(Search):
                 rest ^= top
                 avail ^= top
             yield g, rest, jokers - printed
+
+
+def _members(mask: int):
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
 
 
 _HANDS: OrderedDict = OrderedDict()

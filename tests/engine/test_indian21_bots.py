@@ -89,7 +89,7 @@ def _hide(g, seat, rng):
 def test_it_never_peeks_at_hidden_cards_or_the_seed():
     rng = random.Random(32)
     checked = 0
-    for g, seat, bot in _states([f"expert-peek-{i}" for i in range(2)], ["greedy", "expert"]):
+    for g, seat, bot in _states([f"expert-peek-{i}" for i in range(3)], ["greedy", "expert"]):
         if bot != "expert":
             continue
         before = g.view(seat)
@@ -100,7 +100,7 @@ def test_it_never_peeks_at_hidden_cards_or_the_seed():
         indian21_expert._HANDS.clear()
         assert V21.bot_action(trial, seat, "expert") == action
         checked += 1
-    assert checked > 20
+    assert checked > 15
 
 
 def test_it_is_deterministic():
