@@ -1,10 +1,12 @@
-"""Indian 21-card Rummy's `expert` bot: it plays from its seat's view alone.
+"""Indian 21-card Rummy's `expert` bot: it plays from what its seat can see.
 
 It reads `game.view(seat)` (its own hand, the open pile, the cut joker, the value cards and
-which card it just took) and nothing else, so shuffling the other hands or the stock never
-changes its move (tests/engine/test_indian21_bots.py proves it). No random numbers: the
-same view gives the same move. engine/README.md ("Bots (`indian21_bots.py`)") explains the
-design and gives the measurements.
+which card it just took) and the public move log of the deal (who took the open card, what
+was discarded; never a stock card), and asks the game only its rules (is a grouping a valid
+show). So shuffling the other hands or the stock, or changing the seed, never changes its
+move (tests/engine/test_indian21_bots.py proves it). No random numbers: the same state
+gives the same move. engine/README.md ("Bots (`indian21_bots.py`)") gives the design and
+the measurements.
 """
 
 from __future__ import annotations
@@ -38,7 +40,8 @@ class Hand:
     ranks could join in a pure sequence is read as a printed joker (a wild card does all a
     printed joker does), which removes the search's branching over which wild cards fill a
     group; a wild card that could still stand for itself in a pure sequence stays as it is.
-    So the search answers as the exact one does (checked by the tests), much faster."""
+    Which shapes (0-3 pure sequences) a hand can reach agrees with the exact search (checked
+    by the tests); the count may now and then be a little higher, never lower."""
 
     def __init__(self, texts: tuple[str, ...], wild_rank: int, extra: frozenset) -> None:
         real = parse(list(texts), decks=3)
@@ -191,25 +194,6 @@ def metric(costs: tuple[int, ...]) -> int:
 def _rank_suit(text: str) -> tuple[int, str]:
     c = card(text)
     return c.rank, c.suit
-
-
-def _ties(c: Card, others: list[Card], is_wild) -> int:
-    """How strongly ``c`` is tied to the other naturals held: same suit one rank away (2)
-    or two (1), the same rank in another suit (1), the same card (2)."""
-    if c.is_joker or is_wild(c):
-        return 99
-    score = 0
-    for x in others:
-        if x.is_joker or is_wild(x):
-            continue
-        if x.text == c.text:
-            score += 2
-        elif x.suit == c.suit:
-            d = min(abs(p - q) for p in _positions(x.rank) for q in _positions(c.rank))
-            score += 2 if d == 1 else 1 if d == 2 else 0
-        elif x.rank == c.rank:
-            score += 1
-    return score
 
 
 class _Seat:
