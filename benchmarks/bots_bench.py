@@ -8,6 +8,8 @@ Run::
     .venv/bin/python -m benchmarks.bots_bench --hands 2000
     .venv/bin/python -m benchmarks.bots_bench --variant dummy --matches 400
     nice -n 10 .venv/bin/python -m benchmarks.bots_bench --variant indian21 --matches 60
+    nice -n 10 .venv/bin/python -m benchmarks.bots_bench --variant indian21 --matches 300 \
+        --pairs expert:greedy
     nice -n 10 .venv/bin/python -m benchmarks.bots_bench --variant indian21 --matches 100 \
         --pairs expert:greedy --first 100
 

@@ -275,21 +275,24 @@ class _Seat:
         that card's, with equality for a card the best grouping leaves loose; so while the
         best grouping leaves naturals loose, those are the discards that lower the measure
         most, and their measure needs no new search. Among them: the one fewest unseen cards
-        would group (`potential`), then the highest in points. With nothing loose every
-        card is tried."""
-        counts = Counter(c.text for c in h.real)
+        would group (`potential`), then the highest in points. With nothing loose, the
+        cards loose in the best grouping with three pure sequences and the fourth cards of
+        longer groups are searched, and only if there are none, every card."""
         costs = h.costs_without(None)
         whole = metric(costs)
-        _, loose = h.groups_with(self.best_flag(costs))
+        groups, loose = h.groups_with(self.best_flag(costs))
         seen = self.seen(h)
-        allowed = [
-            i
-            for i, c in enumerate(h.real)
-            if not (c.text == avoid and counts[c.text] == 1) and i == _first(h.real, c.text)
-        ]
-        candidates = [i for i in allowed if h.real[i] in loose and not self.is_wild(h.real[i])]
+        allowed = _allowed(h, avoid)
+        loose_texts = {c.text for c in loose if not self.is_wild(c)}
+        candidates = [i for i in allowed if h.real[i].text in loose_texts]
+        searched = []
+        if not candidates:
+            spare = {c.text for g in groups if len(g) > 3 for c in g}
+            if costs[THREE_PURE] < INF:
+                spare |= {c.text for c in h.groups_with(THREE_PURE)[1]}
+            searched = [i for i in allowed if h.real[i].text in spare] or allowed
         out = []
-        for i in candidates or allowed:
+        for i in candidates or searched:
             c = h.real[i]
             points = 0 if self.is_wild(c) else INDIAN_POINTS[c.rank]
             m = whole - UNIT - points if candidates else metric(h.costs_without(i))
@@ -298,6 +301,22 @@ class _Seat:
             out.append((key, i, m))
         out.sort()
         return out
+
+
+def _cost(me: _Seat, c: Card) -> int:
+    """What a card costs in the search when loose."""
+    return 0 if me.is_wild(c) else UNIT + INDIAN_POINTS[c.rank]
+
+
+def _allowed(h: Hand, avoid: str | None) -> list[int]:
+    """One index per card text the seat may discard (not the only copy of the card it just
+    took from the open pile)."""
+    counts = Counter(c.text for c in h.real)
+    return [
+        i
+        for i, c in enumerate(h.real)
+        if not (c.text == avoid and counts[c.text] == 1) and i == _first(h.real, c.text)
+    ]
 
 
 def _first(cards: list[Card], text: str) -> int:
@@ -355,20 +374,20 @@ def _discard(me: _Seat) -> dict:
     h = me.hand_of(me.hand)
     avoid = me.view["taken_from_discard"]
     game = me.game
-    counts = Counter(c.text for c in h.real)
-    allowed = [
-        i
-        for i, c in enumerate(h.real)
-        if not (c.text == avoid and counts[c.text] == 1) and i == _first(h.real, c.text)
-    ]
+    allowed = _allowed(h, avoid)
     pure3 = h.costs_without(None)[THREE_PURE]
-    for i in allowed:
+    # Without a card the cost is at least the whole hand's less that card's: only a card
+    # costing at least what keeps the hand from a show can leave one, the loose one first.
+    near = []
+    if pure3 <= _MOST:
+        first = {c.text for c in h.groups_with(THREE_PURE)[1]} if pure3 else set()
+        near = [i for i in allowed if _cost(me, h.real[i]) >= pure3]
+        near.sort(key=lambda i: h.real[i].text not in first)
+    for i in near + [i for i in allowed if i not in near]:
         c = h.real[i]
         rest = [x for j, x in enumerate(h.real) if j != i]
         groups = game._alternative_groups(rest)
-        # Without c the cost is at least the whole hand's less c's: only a hand within one
-        # card of a show needs the search again.
-        if groups is None and pure3 <= _MOST and h.costs_without(i)[THREE_PURE] == 0:
+        if groups is None and i in near and h.costs_without(i)[THREE_PURE] == 0:
             groups, loose = h.groups_without(i)
             if loose and not game._attach(groups, loose):
                 groups = None
