@@ -326,7 +326,7 @@ class Indian21Variant(IndianVariant):
 
     name = "indian21"
     title = gettext_noop("Indian 21-card Rummy")
-    bots = ("random", "greedy")
+    bots = ("random", "greedy", "expert")
     options = (
         Choice(
             "format",

@@ -76,3 +76,12 @@ def greedy_bot(game, seat: int) -> dict:
 
 
 BOTS = {"random": random_bot, "greedy": greedy_bot}
+
+
+def expert_bot(game, seat: int) -> dict:
+    from engine.variants.indian21_expert import expert_bot as play
+
+    return play(game, seat)
+
+
+BOTS["expert"] = expert_bot

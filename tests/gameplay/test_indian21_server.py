@@ -49,6 +49,23 @@ def test_a_room_validates_its_options_and_its_match_is_played_rated_and_verified
     assert Rating.objects.filter(player=players[0], variant="indian21").exists()
 
 
+def test_an_expert_bot_plays_a_room_match_to_the_end_through_the_services():
+    """The expert is one of the engine's bots for the game, so a bot player of that kind
+    (the kind rooms, tournaments and the demo seat) plays an indian21 room's match through
+    `gameplay.services` to a finished, verified match."""
+    assert "expert" in V21.bots
+    room = Room.objects.create(name="Marriage experts", variant="indian21", options=OPTIONS)
+    players = [BotPlayerFactory(bot_kind="expert"), BotPlayerFactory(bot_kind="greedy")]
+    match = gameplay.match_create(variant="indian21", options=OPTIONS, players=players, room=room)
+    gameplay.match_play_bots(match_id=match.pk)
+    match.refresh_from_db()
+    assert match.status == Match.Status.FINISHED
+    assert any(m["seat"] == 0 and m["action"]["type"] != "draw" for m in match.log)
+    gameplay.match_finalize(match_id=match.pk)
+    match.refresh_from_db()
+    assert match.finalized_at and gameplay.match_verify(match=match) is None
+
+
 def test_the_tournaments_api_accepts_it_and_refuses_a_bad_option():
     user = UserFactory()
     user.user_permissions.add(Permission.objects.get(codename="organise_tournament"))
