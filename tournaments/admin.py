@@ -106,7 +106,7 @@ class TournamentForm(VariantOptionsAdminForm):
 
 
 def refused_message(thing, exc: DomainError) -> str:
-    # Translators: a tournament, table or season by name, then why a service refused it.
+    # Translators: a tournament, table or season, then why a service refused it.
     return _("%(name)s: %(reason)s") % {"name": thing, "reason": exc.message}
 
 
