@@ -18,6 +18,7 @@ from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
 from rest_framework.authtoken.models import TokenProxy
 
 from config.errors import Conflict
@@ -120,19 +121,53 @@ class PlayerTitleInline(ReadOnlyInline):
     model = PlayerTitle
     fields = ["title", "reason", "granted_at"]
     readonly_fields = fields
-    verbose_name_plural = "titles held"
+    verbose_name_plural = gettext_lazy("titles held")
 
 
 class PlayerAchievementInline(ReadOnlyInline):
     model = PlayerAchievement
     fields = ["achievement", "unlocked_at"]
     readonly_fields = fields
-    verbose_name_plural = "achievements unlocked"
+    verbose_name_plural = gettext_lazy("achievements unlocked")
+
+
+def marked_message(count: int) -> str:
+    return ngettext("Marked %(count)s player.", "Marked %(count)s players.", count) % {
+        "count": count
+    }
+
+
+def granted_message(reward, granted: int, skipped: int) -> str:
+    """One whole sentence for each case: everyone granted, or some already had it."""
+    values = {"reward": reward, "count": granted, "skipped": skipped}
+    if skipped:
+        return (
+            ngettext(
+                # Translators: skipped is how many of the selected players already had it.
+                "Granted %(reward)s to %(count)s player; %(skipped)s already had this grant.",
+                "Granted %(reward)s to %(count)s players; %(skipped)s already had this grant.",
+                granted,
+            )
+            % values
+        )
+    return (
+        ngettext(
+            "Granted %(reward)s to %(count)s player.",
+            "Granted %(reward)s to %(count)s players.",
+            granted,
+        )
+        % values
+    )
 
 
 class GrantRewardForm(forms.Form):
-    reward = forms.ModelChoiceField(queryset=Reward.objects.select_related("title"))
-    reason = forms.CharField(max_length=100, initial="Granted by an admin")
+    reward = forms.ModelChoiceField(
+        queryset=Reward.objects.select_related("title"), label=gettext_lazy("Reward")
+    )
+    # The initial reason is kept on the ledgers as data, so it stays one wording.
+    reason = forms.CharField(
+        max_length=100, initial="Granted by an admin", label=gettext_lazy("Reason")
+    )
     # Minted when the form is shown, so submitting the same form twice grants once.
     grant_id = forms.UUIDField(widget=forms.HiddenInput)
 
@@ -173,7 +208,7 @@ class UsernameRulesMixin:
         if self.instance.pk is not None:
             others = others.exclude(pk=self.instance.pk)
         if others.exists():
-            raise ValidationError("That username is taken.", code="username_taken")
+            raise ValidationError(_("That username is taken."), code="username_taken")
         renamed = self.instance if self.instance.pk is not None else None
         try:
             services.refuse_look_alike(skeleton(name), user=renamed)
@@ -231,18 +266,23 @@ class PlayerAdmin(admin.ModelAdmin):
     inlines = [PlayerTitleInline, PlayerAchievementInline, CoinEntryInline, XpEntryInline]
     actions = ["grant_reward", "mark_for_review", "clear_mark"]
 
-    @admin.action(description="Mark the selected players for a fair-play review")
+    @admin.action(description=gettext_lazy("Mark the selected players for a fair-play review"))
     def mark_for_review(self, request, queryset):
         note = f"Under review ({request.user.get_username()})"
         marked = services.player_mark(player_ids=queryset.values_list("pk", flat=True), note=note)
-        self.message_user(request, f"Marked {marked} player(s).", messages.SUCCESS)
+        self.message_user(request, marked_message(marked), messages.SUCCESS)
 
-    @admin.action(description="Clear the fair-play mark of the selected players")
+    @admin.action(description=gettext_lazy("Clear the fair-play mark of the selected players"))
     def clear_mark(self, request, queryset):
         cleared = services.player_mark(player_ids=queryset.values_list("pk", flat=True), note="")
-        self.message_user(request, f"Cleared {cleared} mark(s).", messages.SUCCESS)
+        self.message_user(
+            request,
+            ngettext("Cleared %(count)s mark.", "Cleared %(count)s marks.", cleared)
+            % {"count": cleared},
+            messages.SUCCESS,
+        )
 
-    @admin.action(description="Grant a reward to the selected players")
+    @admin.action(description=gettext_lazy("Grant a reward to the selected players"))
     def grant_reward(self, request, queryset):
         """Pick a reward on an intermediate page, then grant it through the service."""
         if "apply" in request.POST:
@@ -264,16 +304,17 @@ class PlayerAdmin(admin.ModelAdmin):
                 if full:
                     self.message_user(
                         request,
-                        _("Not granted to %(count)s player(s) whose balance it would overflow.")
+                        ngettext(
+                            "Not granted to %(count)s player whose balance it would overflow.",
+                            "Not granted to %(count)s players whose balance it would overflow.",
+                            len(full),
+                        )
                         % {"count": len(full)},
                         messages.ERROR,
                     )
                 skipped = queryset.count() - granted - len(full)
                 self.message_user(
-                    request,
-                    f"Granted {reward} to {granted} player(s)"
-                    + (f"; {skipped} already had this grant." if skipped else "."),
-                    messages.SUCCESS,
+                    request, granted_message(reward, granted, skipped), messages.SUCCESS
                 )
                 return None
         else:
@@ -283,7 +324,7 @@ class PlayerAdmin(admin.ModelAdmin):
             "gameplay/admin/grant_reward.html",
             {
                 **self.admin_site.each_context(request),
-                "title": "Grant a reward",
+                "title": _("Grant a reward"),
                 "opts": self.model._meta,
                 "form": form,
                 "players": queryset,
@@ -433,52 +474,71 @@ class MatchAdmin(ReadOnlyAdmin):
         # A page of 100 matches shows none of their logs; one match's page reads its own.
         return super().get_queryset(request).defer("log", "state")
 
-    @admin.display(description="finished", ordering="finished_at")
+    @admin.display(description=gettext_lazy("finished"), ordering="finished_at")
     def finished(self, match: Match):
         return match.finished_at
 
-    @admin.display(description="seed")
+    @admin.display(description=gettext_lazy("seed"))
     def revealed_seed(self, match: Match):
         if match.status == Match.Status.ACTIVE:
-            return format_html("<em>{}</em>", "secret until the match ends")
+            return format_html("<em>{}</em>", _("secret until the match ends"))
         return match.seed
 
-    @admin.display(description="move log")
+    @admin.display(description=gettext_lazy("move log"))
     def move_log(self, match: Match):
         """One line per move: number, seat, action (and "auto" for a timed-out seat)."""
         if match.status == Match.Status.ACTIVE:
             return format_html("<em>{}</em>", _("secret until the match ends"))
-        lines = (
-            f"{number:>4}  seat {move['seat']}  {json.dumps(move['action'])}"
-            + ("  auto" if move.get("auto") else "")
-            for number, move in enumerate(match.log, start=1)
-        )
-        return format_html("<pre>{}</pre>", "\n".join(lines) or "no moves yet")
+        lines = (self._move_line(number, move) for number, move in enumerate(match.log, start=1))
+        return format_html("<pre>{}</pre>", "\n".join(lines) or _("no moves yet"))
 
-    @admin.action(description="Re-verify the selected matches by replaying their move logs")
+    @staticmethod
+    def _move_line(number: int, move: dict) -> str:
+        values = {
+            "number": f"{number:>4}",
+            "seat": move["seat"],
+            "action": json.dumps(move["action"]),
+        }
+        if move.get("auto"):
+            # Translators: a line of the move log; "auto" marks a move made for a timed-out seat.
+            return _("%(number)s  seat %(seat)s  %(action)s  auto") % values
+        # Translators: a line of the move log: the move's number, the seat, the action (JSON).
+        return _("%(number)s  seat %(seat)s  %(action)s") % values
+
+    @admin.action(
+        description=gettext_lazy("Re-verify the selected matches by replaying their move logs")
+    )
     def reverify(self, request, queryset):
         for match in queryset:
             if match.status == Match.Status.ACTIVE:
                 self.message_user(
-                    request, f"Match {match.pk} is still being played.", messages.WARNING
+                    request,
+                    _("Match %(match)s is still being played.") % {"match": match.pk},
+                    messages.WARNING,
                 )
                 continue
             problem = services.match_verify(match=match)
             if problem is None:
                 self.message_user(
                     request,
-                    f"Match {match.pk}: the replay reproduces the stored result.",
+                    _("Match %(match)s: the replay reproduces the stored result.")
+                    % {"match": match.pk},
                     messages.SUCCESS,
                 )
             else:
-                self.message_user(request, f"Match {match.pk}: {problem}", messages.ERROR)
+                self.message_user(
+                    request,
+                    # Translators: problem is what the replay found, from the verifier.
+                    _("Match %(match)s: %(problem)s") % {"match": match.pk, "problem": problem},
+                    messages.ERROR,
+                )
 
 
 class RatingChangeInline(ReadOnlyInline):
     model = RatingChange
     fields = ["match", "ordinal", "mu", "sigma", "created_at"]
     readonly_fields = fields
-    verbose_name_plural = "history"
+    verbose_name_plural = gettext_lazy("history")
 
 
 @admin.register(Rating)
@@ -498,7 +558,7 @@ class RatingAdmin(ReadOnlyAdmin):
     list_select_related = ["player"]
     inlines = [RatingChangeInline]
 
-    @admin.display(boolean=True)
+    @admin.display(boolean=True, description=gettext_lazy("provisional"))
     def provisional(self, rating: Rating) -> bool:
         return rating.provisional
 
@@ -540,11 +600,12 @@ class FairPlaySignalAdmin(ReadOnlyAdmin):
     search_fields = ["player__display_name", "other__display_name"]
     actions = ["mark_players"]
 
-    @admin.display(description="player")
+    @admin.display(description=gettext_lazy("player"))
     def player_link(self, signal: FairPlaySignal):
         return self._player(signal.player)
 
-    @admin.display(description="with")
+    # Translators: the column naming the second player of a signal about a pair.
+    @admin.display(description=gettext_lazy("with"))
     def other_link(self, signal: FairPlaySignal):
         return self._player(signal.other) if signal.other else ""
 
@@ -554,11 +615,11 @@ class FairPlaySignalAdmin(ReadOnlyAdmin):
         mark = f" [{player.fair_play_mark}]" if player.fair_play_mark else ""
         return format_html('<a href="{}">{}</a>{}', url, player.display_name, mark)
 
-    @admin.display(description="evidence")
+    @admin.display(description=gettext_lazy("evidence"))
     def summary(self, signal: FairPlaySignal):
         return ", ".join(f"{key} {value}" for key, value in signal.evidence.items())
 
-    @admin.display(description="matches")
+    @admin.display(description=gettext_lazy("matches"))
     def match_links(self, signal: FairPlaySignal):
         return format_html_join(
             " ",
@@ -566,9 +627,9 @@ class FairPlaySignalAdmin(ReadOnlyAdmin):
             ((reverse("admin:gameplay_match_change", args=[pk]), pk) for pk in signal.matches),
         )
 
-    @admin.action(description="Mark the players of the selected signals for review")
+    @admin.action(description=gettext_lazy("Mark the players of the selected signals for review"))
     def mark_players(self, request, queryset):
         ids = {pk for row in queryset.values_list("player", "other") for pk in row if pk}
         note = f"Under review ({request.user.get_username()})"
         marked = services.player_mark(player_ids=ids, note=note)
-        self.message_user(request, f"Marked {marked} player(s).", messages.SUCCESS)
+        self.message_user(request, marked_message(marked), messages.SUCCESS)

@@ -3,6 +3,8 @@ fixtures, and standings to read (they change only through results and ranking)."
 
 from django.contrib import admin, messages
 from django.db.models import Count
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from config.errors import DomainError
 from gameplay.option_fields import VariantOptionsAdminForm
@@ -37,7 +39,7 @@ class LeagueAdmin(admin.ModelAdmin):
     def get_queryset(self, request):
         return super().get_queryset(request).annotate(member_count=Count("memberships"))
 
-    @admin.display(description="members", ordering="member_count")
+    @admin.display(description=gettext_lazy("members"), ordering="member_count")
     def members(self, league: League) -> int:
         return league.member_count
 
@@ -66,23 +68,41 @@ class SeasonAdmin(admin.ModelAdmin):
     readonly_fields = ["status", "ends_at", "rounds", "started_at", "closed_at"]
     actions = ["start_season", "close_season"]
 
-    @admin.action(description="Start the selected seasons (placement and fixtures)")
+    @admin.action(description=gettext_lazy("Start the selected seasons (placement and fixtures)"))
     def start_season(self, request, queryset):
-        self._each(request, queryset, lambda s: services.season_start(season_id=s.pk), "started")
+        self._each(
+            request,
+            queryset,
+            lambda s: services.season_start(season_id=s.pk),
+            gettext_lazy("%(season)s: started."),
+        )
 
-    @admin.action(description="Close the selected seasons (promotion, relegation, awards)")
+    @admin.action(
+        description=gettext_lazy("Close the selected seasons (promotion, relegation, awards)")
+    )
     def close_season(self, request, queryset):
-        self._each(request, queryset, lambda s: services.season_close(season_id=s.pk), "closed")
+        self._each(
+            request,
+            queryset,
+            lambda s: services.season_close(season_id=s.pk),
+            gettext_lazy("%(season)s: closed."),
+        )
 
-    def _each(self, request, queryset, step, verb: str) -> None:
-        """Run a service per season; a refusal is the admin's to read, not a crash."""
+    def _each(self, request, queryset, step, done) -> None:
+        """Run a service per season; a refusal is the admin's to read, not a crash. `done`
+        is the whole sentence said of a season it was run on."""
         for season in queryset.select_related("league"):
             try:
                 step(season)
             except DomainError as exc:
-                self.message_user(request, f"{season}: {exc.message}", messages.ERROR)
+                self.message_user(
+                    request,
+                    # Translators: a tournament, table or season, then why a service refused it.
+                    _("%(name)s: %(reason)s") % {"name": season, "reason": exc.message},
+                    messages.ERROR,
+                )
             else:
-                self.message_user(request, f"{season}: {verb}.", messages.SUCCESS)
+                self.message_user(request, done % {"season": season}, messages.SUCCESS)
 
 
 class FixtureSeatInline(admin.TabularInline):

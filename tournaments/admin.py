@@ -8,6 +8,8 @@ from django.contrib import admin, messages
 from django.core.exceptions import ValidationError
 from django.db.models import Count, Q
 from django.utils.html import format_html
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext, ngettext_lazy
 
 from config.errors import DomainError
 from gameplay.option_fields import VariantOptionsAdminForm
@@ -103,32 +105,43 @@ class TournamentForm(VariantOptionsAdminForm):
         return values
 
 
-def _run(modeladmin, request, queryset, service, done: str) -> None:
-    """Call one service per selected tournament; report each refusal by name."""
+def refused_message(thing, exc: DomainError) -> str:
+    # Translators: a tournament, table or season, then why a service refused it.
+    return _("%(name)s: %(reason)s") % {"name": thing, "reason": exc.message}
+
+
+def _run(modeladmin, request, queryset, service, done) -> None:
+    """Call one service per selected tournament; report each refusal by name, then how
+    many were done in `done`, a lazy plural keyed on "count"."""
     ok = 0
     for tournament in queryset:
         try:
             service(tournament_id=tournament.pk, by=request.user)
             ok += 1
         except DomainError as exc:
-            modeladmin.message_user(request, f"{tournament}: {exc.message}", messages.ERROR)
+            modeladmin.message_user(request, refused_message(tournament, exc), messages.ERROR)
     if ok:
-        modeladmin.message_user(request, f"{ok} tournament(s) {done}.", messages.SUCCESS)
+        modeladmin.message_user(request, done % {"count": ok}, messages.SUCCESS)
 
 
-@admin.action(description="Open registration")
+@admin.action(description=gettext_lazy("Open registration"))
 def open_registration(modeladmin, request, queryset):
-    _run(modeladmin, request, queryset, services.tournament_open_registration, "opened")
+    done = ngettext_lazy("%(count)s tournament opened.", "%(count)s tournaments opened.", "count")
+    _run(modeladmin, request, queryset, services.tournament_open_registration, done)
 
 
-@admin.action(description="Start now (draw the bracket)")
+@admin.action(description=gettext_lazy("Start now (draw the bracket)"))
 def start_now(modeladmin, request, queryset):
-    _run(modeladmin, request, queryset, services.tournament_start, "started")
+    done = ngettext_lazy("%(count)s tournament started.", "%(count)s tournaments started.", "count")
+    _run(modeladmin, request, queryset, services.tournament_start, done)
 
 
-@admin.action(description="Cancel and refund every fee")
+@admin.action(description=gettext_lazy("Cancel and refund every fee"))
 def cancel(modeladmin, request, queryset):
-    _run(modeladmin, request, queryset, services.tournament_cancel, "cancelled")
+    done = ngettext_lazy(
+        "%(count)s tournament cancelled.", "%(count)s tournaments cancelled.", "count"
+    )
+    _run(modeladmin, request, queryset, services.tournament_cancel, done)
 
 
 class DrawnTournamentForm(forms.ModelForm):
@@ -176,7 +189,7 @@ class TournamentAdmin(admin.ModelAdmin):
         playing = Count("entries", filter=~Q(entries__status__in=NOT_IN_THE_DRAW))
         return super().get_queryset(request).annotate(admitted=admitted, in_draw=playing)
 
-    @admin.display(description="entries", ordering="admitted")
+    @admin.display(description=gettext_lazy("entries"), ordering="admitted")
     def entries(self, tournament: Tournament) -> int:
         """Registered and checked-in entries before the draw; the draw's entries after."""
         if tournament.status in services.BEFORE_START:
@@ -213,21 +226,23 @@ class TournamentAdmin(admin.ModelAdmin):
             obj.seed = secrets.token_hex(16)
         super().save_model(request, obj, form, change)
 
-    @admin.display(description="seed")
+    @admin.display(description=gettext_lazy("seed"))
     def revealed_seed(self, tournament: Tournament):
         if tournament.status != Tournament.Status.FINISHED:
-            return format_html("<em>{}</em>", "secret until the tournament ends")
+            return format_html("<em>{}</em>", _("secret until the tournament ends"))
         return tournament.seed
 
 
-@admin.action(description="Set the disputed match aside and play it again")
+@admin.action(description=gettext_lazy("Set the disputed match aside and play it again"))
 def replay_disputed(modeladmin, request, queryset):
     for table in queryset:
         try:
             services.table_replay(table_id=table.pk, by=request.user)
-            modeladmin.message_user(request, f"{table}: a new match started.", messages.SUCCESS)
+            modeladmin.message_user(
+                request, _("%(table)s: a new match started.") % {"table": table}, messages.SUCCESS
+            )
         except DomainError as exc:
-            modeladmin.message_user(request, f"{table}: {exc.message}", messages.ERROR)
+            modeladmin.message_user(request, refused_message(table, exc), messages.ERROR)
 
 
 @admin.register(Table)
@@ -324,11 +339,16 @@ class NoShowBanAdmin(admin.ModelAdmin):
     def has_add_permission(self, request):
         return False
 
-    @admin.action(description="Lift the selected bans")
+    @admin.action(description=gettext_lazy("Lift the selected bans"))
     def lift(self, request, queryset):
         for ban in queryset:
             services.no_show_ban_lift(ban_id=ban.pk, by=request.user)
-        self.message_user(request, f"{queryset.count()} ban(s) lifted.", messages.SUCCESS)
+        count = queryset.count()
+        self.message_user(
+            request,
+            ngettext("%(count)s ban lifted.", "%(count)s bans lifted.", count) % {"count": count},
+            messages.SUCCESS,
+        )
 
 
 @admin.register(NoShow)

@@ -5,6 +5,7 @@ import re
 import pytest
 from django.contrib import admin
 from django.contrib.messages import get_messages
+from django.core.management import call_command
 from django.urls import reverse
 from django.utils import timezone
 
@@ -139,7 +140,7 @@ def test_grant_reward_action_grants_through_the_service_once(admin_client, admin
     }
     done = admin_client.post(changelist, submit, follow=True)
     assert done.redirect_chain == [(changelist, 302)]
-    assert messages_of(done) == ["Granted Gift to 2 player(s)."]
+    assert messages_of(done) == ["Granted Gift to 2 players."]
     for player in (ada, bob):
         player.refresh_from_db()
         assert player.coins == 40
@@ -150,7 +151,7 @@ def test_grant_reward_action_grants_through_the_service_once(admin_client, admin
         assert CoinEntry.objects.get(player=player).reason == "Community event"
 
     again = admin_client.post(changelist, submit, follow=True)  # the same form, twice
-    assert messages_of(again) == ["Granted Gift to 0 player(s); 2 already had this grant."]
+    assert messages_of(again) == ["Granted Gift to 0 players; 2 already had this grant."]
     assert RewardGrant.objects.count() == 2
     ada.refresh_from_db()
     assert ada.coins == 40
@@ -176,8 +177,8 @@ def test_grant_reward_past_a_full_balance_is_refused_by_name_not_a_500(admin_cli
     }
     done = admin_client.post(changelist, submit, follow=True)
     assert sorted(messages_of(done)) == [
-        "Granted Gift to 1 player(s).",
-        "Not granted to 1 player(s) whose balance it would overflow.",
+        "Granted Gift to 1 player.",
+        "Not granted to 1 player whose balance it would overflow.",
     ]
     full.refresh_from_db()
     assert full.coins == BALANCE_MAX - 1 and not RewardGrant.objects.filter(player=full).exists()
@@ -200,6 +201,39 @@ def test_grant_reward_form_needs_a_reward(admin_client):
     assert response.status_code == 200
     assert response.context["form"].errors["reward"]
     assert not RewardGrant.objects.exists()
+
+
+@pytest.fixture(scope="module")
+def catalogues():
+    call_command("compilemessages", verbosity=0)
+
+
+def test_an_admin_reading_hindi_sees_the_actions_and_their_results_in_hindi(
+    admin_client, catalogues
+):
+    players = PlayerFactory.create_batch(3)
+    changelist = reverse("admin:gameplay_player_changelist")
+    hindi = {"HTTP_ACCEPT_LANGUAGE": "hi"}
+    page = admin_client.get(changelist, **hindi).content.decode()
+    assert "चुने गए खिलाड़ियों को फ़ेयर-प्ले जाँच के लिए चिह्नित करें" in page
+    assert "Mark the selected players for a fair-play review" not in page
+    marked = admin_client.post(
+        changelist,
+        {"action": "mark_for_review", "_selected_action": [p.pk for p in players]},
+        follow=True,
+        **hindi,
+    )
+    assert messages_of(marked) == ["3 खिलाड़ियों को चिह्नित किया गया।"]
+    assert "3 खिलाड़ियों को चिह्नित किया गया।" in marked.content.decode()
+    # English, and one player: the singular, not "player(s)".
+    english = admin_client.post(
+        changelist,
+        {"action": "clear_mark", "_selected_action": [players[0].pk]},
+        follow=True,
+        HTTP_ACCEPT_LANGUAGE="en",
+    )
+    assert messages_of(english) == ["Cleared 1 mark."]
+    assert "Clear the fair-play mark of the selected players" in english.content.decode()
 
 
 def test_reverify_action_reports_each_match(admin_client, gameplay_rows):

@@ -1,12 +1,18 @@
 """The league admin's game options: a field each from the engine's Option metadata, with
-its range and help, and refused values explained at the field, as for rooms and tournaments."""
+its range and help, and refused values explained at the field, as for rooms and tournaments;
+and the season actions' reports in the admin's language."""
 
 import re
 
 import pytest
+from django.contrib.messages import get_messages
+from django.core.management import call_command
 from django.urls import reverse
+from django.utils import timezone
 
+from leagues import services
 from leagues.models import League
+from tests.leagues.conftest import make_league
 
 pytestmark = pytest.mark.django_db
 
@@ -78,3 +84,30 @@ def test_bad_option_values_are_refused_at_their_field_with_the_help_text(admin_c
     assert league.options["target"] == 50 and "jokers" not in league.options
     change = reverse("admin:leagues_league_change", args=[league.pk])
     assert admin_client.get(change).context["adminform"].form.initial["opt_gin_target"] == 50
+
+
+def test_the_season_actions_report_each_season_in_a_whole_sentence(admin_client, bots):
+    call_command("compilemessages", verbosity=0)  # the Hindi below reads the catalogue
+    league, empty = make_league(name="Busy League"), make_league(name="Empty League")
+    for player in bots(2):
+        services.league_join(league=league, player=player)
+    seasons = [services.season_create(league=x, starts_at=timezone.now()) for x in (league, empty)]
+    answer = admin_client.post(
+        reverse("admin:leagues_season_changelist"),
+        {"action": "start_season", "_selected_action": [s.pk for s in seasons]},
+        HTTP_ACCEPT_LANGUAGE="hi",
+        follow=True,
+    )
+    assert sorted(str(m) for m in get_messages(answer.wsgi_request)) == [
+        f"{seasons[0]}: शुरू हुआ।",
+        f"{seasons[1]}: सीज़न के लिए कम से कम दो सदस्य चाहिए।",
+    ]
+    # Its fixtures unplayed, the season is not closed: the refusal, in English this time.
+    refused = admin_client.post(
+        reverse("admin:leagues_season_changelist"),
+        {"action": "close_season", "_selected_action": [seasons[0].pk]},
+        follow=True,
+    )
+    [refusal] = [str(m) for m in get_messages(refused.wsgi_request)]
+    assert refusal.startswith(f"{seasons[0]}: ") and "played" in refusal, refusal
+    assert not re.search("[\u0900-\u097f]", refusal)

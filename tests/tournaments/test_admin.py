@@ -2,6 +2,7 @@
 
 import pytest
 from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
+from django.contrib.messages import get_messages
 
 from tests.factories import UserFactory
 from tests.tournaments.helpers import bots, open_tournament, organiser, register_all
@@ -25,10 +26,15 @@ def act(client, action: str, *tournaments):
     )
 
 
+def messages_of(response) -> list[str]:
+    return [str(message) for message in get_messages(response.wsgi_request)]
+
+
 def test_actions_open_start_and_cancel_through_the_services(admin_client):
     by = organiser()
     draft = services.tournament_create(organiser=by, name="Draft Cup", variant="gin")
-    act(admin_client, "open_registration", draft)
+    opened = act(admin_client, "open_registration", draft)
+    assert messages_of(opened) == ["1 tournament opened."]
     draft.refresh_from_db()
     assert draft.status == Tournament.Status.REGISTRATION
     register_all(draft, bots(4))
@@ -37,7 +43,10 @@ def test_actions_open_start_and_cancel_through_the_services(admin_client):
     assert draft.status == Tournament.Status.RUNNING
     refused = act(admin_client, "start_now", draft)
     assert "cannot start" in refused.content.decode()
-    act(admin_client, "cancel", draft)
+    [refusal] = messages_of(refused)
+    assert refusal.startswith("Draft Cup: ")
+    cancelled = act(admin_client, "cancel", draft)
+    assert messages_of(cancelled) == ["1 tournament cancelled."]
     draft.refresh_from_db()
     assert draft.status == Tournament.Status.CANCELLED
 

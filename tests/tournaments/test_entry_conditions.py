@@ -4,6 +4,7 @@ rating band and rated matches, co-organisers, and no-show bans an admin can lift
 from datetime import timedelta
 
 import pytest
+from django.contrib.messages import get_messages
 from django.utils import timezone
 from rest_framework.test import APIClient
 
@@ -180,6 +181,7 @@ def test_two_missed_tables_bar_a_player_from_the_next_two_events_unless_an_admin
         "/admin/tournaments/noshowban/", {"action": "lift", "_selected_action": [ban.pk]}
     )
     assert answer.status_code == 302
+    assert [str(m) for m in get_messages(answer.wsgi_request)] == ["1 ban lifted."]
     ban.refresh_from_db()
     assert not ban.active and ban.lifted_by is not None
     assert register(player, open_tournament()).status_code == 201
