@@ -533,6 +533,29 @@ class IndianGame(TableGame):
         )
 
 
+# The four formats and the deals' count, shared by 13 and 21 cards.
+FORMAT = Choice(
+    "format",
+    str,
+    "points",
+    help=gettext_noop(
+        "points: one deal; pool101/pool201: out at the limit, last left wins; "
+        "deals: a fixed number of deals, lowest total wins"
+    ),
+    choices=("points", "pool101", "pool201", "deals"),
+    label=gettext_noop("Format"),
+)
+DEALS = Option(
+    "deals",
+    int,
+    2,
+    1,
+    20,
+    gettext_noop("number of deals in the 'deals' format"),
+    label=gettext_noop("Deals"),
+)
+
+
 class IndianVariant(Variant):
     """Indian 13-card Rummy: Points (one deal), Pool 101/201, or a fixed number of deals."""
 
@@ -542,26 +565,8 @@ class IndianVariant(Variant):
     max_players = 6
     bots = ("random", "greedy")
     options = (
-        Choice(
-            "format",
-            str,
-            "points",
-            help=gettext_noop(
-                "points: one deal; pool101/pool201: out at the limit, last left wins; "
-                "deals: a fixed number of deals, lowest total wins"
-            ),
-            choices=("points", "pool101", "pool201", "deals"),
-            label=gettext_noop("Format"),
-        ),
-        Option(
-            "deals",
-            int,
-            2,
-            1,
-            20,
-            gettext_noop("number of deals in the 'deals' format"),
-            label=gettext_noop("Deals"),
-        ),
+        FORMAT,
+        DEALS,
         # Seed 002: "two 52-card decks (104 cards) and 4 jokers (wild cards) are used".
         Option(
             "jokers",

@@ -16,13 +16,15 @@ from engine.melds import INDIAN_POINTS, INF, THREE_PURE, Search, classify
 from engine.variants import indian21_bots, register
 from engine.variants.base import Option, gettext_noop
 from engine.variants.indian import (
+    DEALS,
+    FORMAT,
     IndianGame,
     IndianVariant,
     _line,
     drop_costs,
     readings,
 )
-from engine.variants.table import Choice, check_seat, texts
+from engine.variants.table import check_seat, texts
 
 HAND_SIZE = 21
 DECKS = 3
@@ -328,26 +330,8 @@ class Indian21Variant(IndianVariant):
     title = gettext_noop("Indian 21-card Rummy")
     bots = ("random", "greedy", "expert")
     options = (
-        Choice(
-            "format",
-            str,
-            "points",
-            help=gettext_noop(
-                "points: one deal; pool101/pool201: out at the limit, last left wins; "
-                "deals: a fixed number of deals, lowest total wins"
-            ),
-            choices=("points", "pool101", "pool201", "deals"),
-            label=gettext_noop("Format"),
-        ),
-        Option(
-            "deals",
-            int,
-            2,
-            1,
-            20,
-            gettext_noop("number of deals in the 'deals' format"),
-            label=gettext_noop("Deals"),
-        ),
+        FORMAT,
+        DEALS,
         Option(
             "jokers",
             int,
