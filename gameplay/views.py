@@ -27,6 +27,7 @@ from engine import verify as engine_verify
 from gameplay import profile, rating_scale, selectors, services
 from gameplay.forms import ClientSeedForm, EmailForm, SignupForm, TimeZoneForm
 from gameplay.models import Match, Rating, Room
+from gameplay.table_context import context_of
 
 CHART_WIDTH = 240
 CHART_HEIGHT = 60
@@ -343,11 +344,13 @@ def match_table(request, match_id: int):
         }
         for seat in seats
     ]
+    event = context_of(match)
     return render(
         request,
         "gameplay/table.html",
         {
             "match": match,
+            "event": event,
             "table_data": {
                 "match": match.pk,
                 "view": selectors.match_view(match, player),
@@ -368,6 +371,8 @@ def match_table(request, match_id: int):
                 "document": reverse("api-match-document", args=[match.pk]),
                 "verify": f"{reverse('verify')}?match={match.pk}",
                 "lobby": reverse("lobby"),
+                # A tournament's or league's table leads back there after the result.
+                "back": {"url": event["url"], "label": event["back"]} if event else None,
                 "variant_module": static(f"table/variants/{match.variant}.js"),
             },
         },

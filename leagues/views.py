@@ -5,6 +5,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
@@ -13,7 +14,7 @@ from gameplay import selectors as gameplay_selectors
 from gameplay.models import Player, variant_choices
 from gameplay.services import player_for_user
 from leagues import selectors, services
-from leagues.models import League
+from leagues.models import Fixture, League
 
 LEADERBOARD_PAGE = 50
 
@@ -134,4 +135,25 @@ def profile_section(player) -> dict | None:
         "title": "Leagues",
         "template": "leagues/_history.html",
         "context": {"history": history},
+    }
+
+
+def table_context(match) -> dict | None:
+    """A league fixture's season, division and round at its table (gameplay.table_context
+    registry); one query."""
+    fixture = (
+        Fixture.objects.select_related("round__season__league", "round__division")
+        .filter(match=match)
+        .first()
+    )
+    if fixture is None:
+        return None
+    round_ = fixture.round
+    league = round_.season.league
+    return {
+        "event": league.name,
+        "detail": _("Season %(season)s · %(division)s · round %(n)s")
+        % {"season": round_.season.number, "division": round_.division.name, "n": round_.number},
+        "url": reverse("league-table", args=[league.slug]),
+        "back": _("Back to the league"),
     }

@@ -8,10 +8,12 @@ class TournamentsConfig(AppConfig):
     def ready(self) -> None:
         from gameplay.events import match_finished
         from gameplay.profile import register_section
+        from gameplay.table_context import register_context
         from tournaments import tasks
-        from tournaments.views import profile_section
+        from tournaments.views import profile_section, table_context
 
         match_finished.connect(
             tasks.enqueue_match_finished, dispatch_uid="tournaments-match-finished"
         )
         register_section(profile_section)
+        register_context(table_context)

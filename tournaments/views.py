@@ -11,6 +11,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.clickjacking import xframe_options_exempt
@@ -23,7 +24,7 @@ from gameplay.services import player_for_user
 from gameplay.templatetags.knock import ordinal_words
 from tournaments import exports, selectors, services, words
 from tournaments.forms import TournamentForm
-from tournaments.models import Entry, Table, Tournament, Webhook
+from tournaments.models import Entry, Table, TableMatch, Tournament, Webhook
 
 LIVE = (Tournament.Status.RUNNING, Tournament.Status.CHECK_IN, Tournament.Status.REGISTRATION)
 
@@ -768,3 +769,29 @@ def tournament_edit(request, pk: int):
             messages.success(request, _("Saved."))
             return _back(pk)
     return render(request, "tournaments/form.html", {"form": form, "tournament": tournament})
+
+
+def table_context(match) -> dict | None:
+    """A tournament match's event at its table (gameplay.table_context registry): the
+    tournament, the round as the page says it and the game of its best-of; one query."""
+    at = (
+        TableMatch.objects.select_related("table__tournament", "table__round")
+        .filter(match=match)
+        .first()
+    )
+    if at is None:
+        return None
+    tournament, round_ = at.table.tournament, at.table.round
+    detail = words.round_title(round_.name)
+    if round_.best_of > 1:
+        detail = _("%(round)s · game %(n)s of %(best_of)s") % {
+            "round": detail,
+            "n": at.number,
+            "best_of": round_.best_of,
+        }
+    return {
+        "event": tournament.name,
+        "detail": detail,
+        "url": reverse("tournament-detail", args=[tournament.pk]),
+        "back": _("Back to the tournament"),
+    }

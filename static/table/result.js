@@ -157,9 +157,11 @@ function fairPanel() {
   verify.href = data.verify;
   verify.id = "match-verify";
   links.append(json, " · ", verify, " · ");
-  const lobby = el("a", "button-link", t("fair.lobby"));
-  lobby.href = data.lobby;
-  links.append(lobby);
+  // A tournament's or league's table leads back to its event; a room's to the lobby.
+  const back = el("a", "button-link", data.back ? data.back.label : t("fair.lobby"));
+  back.href = data.back ? data.back.url : data.lobby;
+  back.id = "result-back";
+  links.append(back);
   fair.append(links);
   return fair;
 }
