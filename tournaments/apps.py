@@ -8,10 +8,12 @@ class TournamentsConfig(AppConfig):
     def ready(self) -> None:
         from gameplay.events import match_finished
         from gameplay.profile import register_section
-        from tournaments import tasks
+        from gameplay.selectors import register_match_labels
+        from tournaments import selectors, tasks
         from tournaments.views import profile_section
 
         match_finished.connect(
             tasks.enqueue_match_finished, dispatch_uid="tournaments-match-finished"
         )
         register_section(profile_section)
+        register_match_labels(selectors.match_labels)
