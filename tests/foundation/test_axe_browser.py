@@ -134,6 +134,11 @@ def build_site() -> tuple[object, list[tuple[str, str, str, str]]]:
     RoomFactory(name="Quick Gin", options={"target": 10})
     RoomFactory(name="High Table", min_level=3)
     RoomFactory(name="Indian 13", variant="indian", options={})
+    # The lobby's live games (issue 27): one running match open to spectators.
+    watched = RoomFactory(name="Open Gin", options={"target": 10}, spectators_allowed=True)
+    gameplay.match_create(
+        variant="gin", options=watched.options, players=PlayerFactory.create_batch(2), room=watched
+    )
 
     player = PlayerFactory(user__username="asha")
     player.user.user_permissions.add(Permission.objects.get(codename="organise_tournament"))
