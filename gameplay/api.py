@@ -21,6 +21,7 @@ from gameplay.serializers import (
     ActionSerializer,
     ApiTokenSerializer,
     IssuedTokenSerializer,
+    LiveMatchSerializer,
     MatchDocumentSerializer,
     MatchStartedSerializer,
     MatchSummarySerializer,
@@ -182,6 +183,20 @@ class MyMatches(generics.ListAPIView):
 class PlayerDetail(generics.RetrieveAPIView):
     serializer_class = PlayerSerializer
     queryset = Player.objects.select_related("displayed_title").prefetch_related("ratings")
+
+
+class LiveMatches(generics.ListAPIView):
+    """Running matches anyone signed in may watch (open to spectators, by the match or its
+    room), newest first: the lobby's "Live games". Public fields only, never a hand."""
+
+    serializer_class = LiveMatchSerializer
+
+    def get_queryset(self):
+        return selectors.live_matches()
+
+    def paginate_queryset(self, queryset):
+        page = super().paginate_queryset(queryset)
+        return page if page is None else selectors.label_matches(page)
 
 
 def _match_or_404(match_id: int, player: Player) -> Match:

@@ -14,6 +14,7 @@ urlpatterns = [
     path("me/matches/", api.MyMatches.as_view(), name="api-me-matches"),
     path("me/queue/", api.QueueLeave.as_view(), name="api-me-queue"),
     path("players/<int:pk>/", api.PlayerDetail.as_view(), name="api-player"),
+    path("matches/live/", api.LiveMatches.as_view(), name="api-matches-live"),
     path("matches/<int:pk>/", api.MatchDetail.as_view(), name="api-match"),
     path("matches/<int:pk>/document/", api.MatchDocumentView.as_view(), name="api-match-document"),
     path("matches/<int:pk>/actions/", api.MatchActions.as_view(), name="api-match-actions"),

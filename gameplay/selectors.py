@@ -1,5 +1,6 @@
 """Reads shared by the API, pages and tasks."""
 
+from collections.abc import Callable, Iterable
 from datetime import timedelta
 from typing import NamedTuple
 
@@ -58,6 +59,55 @@ def matches_of(player: Player):
         .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("player")))
         .order_by("-created_at", "-pk")
     )
+
+
+# Live games (issue 27): the lobby's list, GET /api/matches/live/ and a tournament's.
+LIVE_GAMES_MAX = 20
+# Apps above gameplay name the matches they created (a tournament: its name) without
+# gameplay importing them: each registers fn(match_ids) -> {match_id: name} in its
+# AppConfig.ready(), one query for any number of matches.
+MatchLabels = Callable[[list[int]], dict[int, str]]
+_match_labels: list[MatchLabels] = []
+
+
+def register_match_labels(fn: MatchLabels) -> MatchLabels:
+    """Add a namer; registering the same function again is a no-op (ready() may rerun)."""
+    if fn not in _match_labels:
+        _match_labels.append(fn)
+    return fn
+
+
+def live_matches():
+    """The running matches anyone signed in may watch, newest first: those open to
+    spectators themselves (a tournament's that allows them) or through their room, as
+    `match_watchable` opens them to who does not sit there. A private table (neither)
+    never. Two queries (matches, seats with players), without the secret fields."""
+    return (
+        Match.objects.filter(status=Match.Status.ACTIVE)
+        .filter(Q(spectators_allowed=True) | Q(room__spectators_allowed=True))
+        .defer(*Match.SECRET_FIELDS)
+        .select_related("room")
+        .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("player")))
+        .order_by("-created_at", "-pk")
+    )
+
+
+def label_matches(matches: Iterable[Match]) -> list[Match]:
+    """Set `where` on each match: its room's name, else what a registered app calls it
+    (its tournament's name), else "". One query per registered namer, whatever the count."""
+    matches = list(matches)
+    names: dict[int, str] = {}
+    if matches:
+        for fn in _match_labels:
+            names.update(fn([m.pk for m in matches]))
+    for match in matches:
+        match.where = match.room.name if match.room is not None else names.get(match.pk, "")
+    return matches
+
+
+def live_games(limit: int = LIVE_GAMES_MAX) -> list[Match]:
+    """The lobby's "Live games": `live_matches`, the newest `limit`, labelled."""
+    return label_matches(live_matches()[:limit])
 
 
 def active_match_of(player: Player) -> Match | None:

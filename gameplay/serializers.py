@@ -175,6 +175,40 @@ class QueuedSerializer(serializers.Serializer):
     room = serializers.IntegerField()
 
 
+class LiveSeatSerializer(serializers.Serializer):
+    seat = serializers.IntegerField(source="index")
+    player = serializers.CharField(source="player.display_name", help_text="Display name.")
+    player_id = serializers.IntegerField()
+    bot = serializers.BooleanField(source="player.is_bot")
+
+
+class LiveMatchSerializer(serializers.ModelSerializer):
+    """A running match open to spectators, as the lobby lists it: public fields only (no
+    seed, state, log or hand; watch it at `table` or GET /api/matches/<id>/)."""
+
+    where = serializers.CharField(help_text="Its room's or tournament's name; may be empty.")
+    room = serializers.CharField(source="room.name", default=None, allow_null=True)
+    seats = LiveSeatSerializer(many=True)
+    table = serializers.SerializerMethodField(help_text="The table page to watch it on.")
+
+    class Meta:
+        model = Match
+        fields = [
+            "id",
+            "variant",
+            "room",
+            "where",
+            "players",
+            "seats",
+            "seq",
+            "created_at",
+            "table",
+        ]
+
+    def get_table(self, match) -> str:
+        return f"/matches/{match.pk}/"
+
+
 class SeatViewSerializer(serializers.Serializer):
     seat = serializers.IntegerField()
     player = serializers.CharField(help_text="Display name.")

@@ -73,7 +73,8 @@ def signup(request):
 
 def lobby(request):
     """Every active room, locked ones marked for the viewer (anonymous viewers: level 1),
-    with Play buttons, the player's place in a queue and the table they sit at."""
+    with Play buttons, the player's place in a queue and the table they sit at; then the
+    live games anyone may watch (`selectors.live_games`)."""
     player = selectors.player_of_user(request.user)
     return render(
         request,
@@ -85,6 +86,7 @@ def lobby(request):
             "table": selectors.active_match_of(player) if player else None,
             "queued": selectors.queue_entry_of(player) if player else None,
             "next_seed": services.player_next_seed_commitment(player=player) if player else None,
+            "live_games": selectors.live_games(),
         },
     )
 

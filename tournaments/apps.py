@@ -8,8 +8,9 @@ class TournamentsConfig(AppConfig):
     def ready(self) -> None:
         from gameplay.events import match_finished
         from gameplay.profile import register_section
+        from gameplay.selectors import register_match_labels
         from gameplay.table_context import register_context
-        from tournaments import tasks
+        from tournaments import selectors, tasks
         from tournaments.views import profile_section, table_context
 
         match_finished.connect(
@@ -17,3 +18,4 @@ class TournamentsConfig(AppConfig):
         )
         register_section(profile_section)
         register_context(table_context)
+        register_match_labels(selectors.match_labels)

@@ -53,6 +53,7 @@ PLAIN_SETTINGS = (
     "entry_fee",
     "show_up_seconds",
     "turn_seconds",
+    "spectators_allowed",
     *WINDOWS,
 )
 # Fixed once the tournament exists (tournaments.services.tournament_update refuses them).
@@ -186,6 +187,11 @@ class TournamentForm(forms.Form):
         label=_("Play a match for third place"),
         required=False,
         help_text=_("Head-to-head tables only."),
+    )
+    spectators_allowed = forms.BooleanField(
+        label=_("Open the tables to spectators"),
+        required=False,
+        help_text=_("Anyone signed in may watch the tables play, without seeing any hand."),
     )
     max_entries = forms.IntegerField(
         label=_("Most entries"),

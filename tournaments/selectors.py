@@ -2,13 +2,13 @@
 
 from datetime import timedelta
 
-from django.db.models import Count, Q
+from django.db.models import Count, Prefetch, Q
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from engine import variants
-from gameplay.models import Match
+from gameplay.models import Match, Seat
 from gameplay.option_fields import option_label
 from tournaments import services
 from tournaments.formats.tiebreaks import DEFAULT_TIEBREAKS
@@ -75,6 +75,43 @@ def _result(table: Table, bye: bool) -> str | None:
     if bye:
         return "bye"
     return "walkover" if table.walkover else "played"
+
+
+def match_labels(match_ids: list[int]) -> dict[int, str]:
+    """The tournament name of each of these matches played at a table, in one query:
+    registered with `gameplay.selectors.register_match_labels` (the lobby's live games)."""
+    return dict(
+        TableMatch.objects.filter(match_id__in=match_ids).values_list(
+            "match_id", "table__tournament__name"
+        )
+    )
+
+
+def tables_in_play(tournament: Tournament) -> list[dict]:
+    """The tournament's matches being played now, for its "Tables in play" list: none
+    unless it lets spectators in (then its tables' matches are open to them). Two queries
+    for any number of tables: the links with their tables and matches, then the seats."""
+    if not tournament.spectators_allowed:
+        return []
+    links = (
+        TableMatch.objects.filter(table__tournament=tournament, match__status=Match.Status.ACTIVE)
+        .select_related("table", "match")
+        .defer(*(f"match__{name}" for name in Match.SECRET_FIELDS))
+        .prefetch_related(Prefetch("match__seats", queryset=Seat.objects.select_related("player")))
+        .order_by("table__round_number", "table__position", "number")
+    )
+    return [
+        {
+            "match": link.match_id,
+            "round": link.table.round_number,
+            "position": link.table.position + 1,
+            "number": link.number,
+            "players": [seat.player.display_name for seat in link.match.seats.all()],
+            "moves": link.match.seq,
+            "url": reverse("match-table", args=[link.match_id]),
+        }
+        for link in links
+    ]
 
 
 def bracket(tournament: Tournament) -> dict:

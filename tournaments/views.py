@@ -219,6 +219,7 @@ def tournament_detail(request, pk: int):
         if services.can_run(request.user, tournament):
             context["organiser"] = _organiser_panel(tournament, context["bracket"])
         return render(request, "tournaments/_entries.html", context)
+    context["in_play"] = selectors.tables_in_play(tournament)
     context["placements"] = placement_rows(
         selectors.placements(tournament, limit=64), context["bracket"]
     )

@@ -134,6 +134,11 @@ def build_site() -> tuple[object, list[tuple[str, str, str, str]]]:
     RoomFactory(name="Quick Gin", options={"target": 10})
     RoomFactory(name="High Table", min_level=3)
     RoomFactory(name="Indian 13", variant="indian", options={})
+    # The lobby's live games (issue 27): one running match open to spectators.
+    watched = RoomFactory(name="Open Gin", options={"target": 10}, spectators_allowed=True)
+    gameplay.match_create(
+        variant="gin", options=watched.options, players=PlayerFactory.create_batch(2), room=watched
+    )
 
     player = PlayerFactory(user__username="asha")
     player.user.user_permissions.add(Permission.objects.get(codename="organise_tournament"))
@@ -184,6 +189,15 @@ def build_site() -> tuple[object, list[tuple[str, str, str, str]]]:
     tournaments.tournament_start(tournament_id=double.pk)
     drive(double, rounds=2)
 
+    # Open to spectators: its page lists its tables in play (issue 27).
+    watched_cup = open_tournament(
+        by=by, name="Open Gin Cup", show_up_seconds=0, spectators_allowed=True
+    )
+    register_all(watched_cup, bots(4))
+    tournaments.tournament_start(tournament_id=watched_cup.pk)
+    for table_id in tournaments.waiting_tables(tournament_id=watched_cup.pk, limit=10):
+        tournaments.table_start(table_id=table_id)
+
     league = make_league(name="Monsoon League")
     start(league, [player, *BotPlayerFactory.create_batch(3)])
 
@@ -212,6 +226,7 @@ def build_site() -> tuple[object, list[tuple[str, str, str, str]]]:
         ("tournament-knockout", "player", f"{t}/{knockout.pk}/", ".bracket, .btable"),
         ("tournament-swiss", "player", f"{t}/{swiss.pk}/", "table.standings"),
         ("tournament-double", "player", f"{t}/{double.pk}/", ".double-bracket"),
+        ("tournament-spectated", "player", f"{t}/{watched_cup.pk}/", "#in-play"),
         ("tournament-organiser", "player", f"{t}/{own.pk}/", "main"),
         ("tournament-new", "player", f"{t}/new/", "#id_name"),
         ("tournament-edit", "player", f"{t}/{own.pk}/edit/", "#id_name"),

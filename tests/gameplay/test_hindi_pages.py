@@ -5,12 +5,14 @@ allows."""
 
 import html.parser
 import re
+from unittest import mock
 
 import pytest
 from django.core.management import call_command
 from django.utils import timezone
 
 from gameplay import services as gameplay
+from gameplay import tasks as gameplay_tasks
 from tests.factories import PlayerFactory, RoomFactory
 from tests.gameplay.test_hindi_browser import ALLOWED, CARD_RANK, HEX, WORD
 from tests.leagues.conftest import make_league, start
@@ -108,9 +110,15 @@ def world():
     room = RoomFactory(name="Quick Gin", options={"target": 10})
     host = organiser()
     open_cup = open_tournament(by=host, name="Diwali Cup", starts_at=timezone.now())
-    running = open_tournament(by=host, name="Diwali Cup", max_entries=4, show_up_seconds=0)
+    running = open_tournament(
+        by=host, name="Diwali Cup", max_entries=4, show_up_seconds=0, spectators_allowed=True
+    )
     register_all(running, bots(4))
     tournaments.tournament_start(tournament_id=running.pk, by=host)
+    # Its tables in play, on its page and in the lobby's live games (issue 27).
+    with mock.patch.object(gameplay_tasks.play_bots, "delay"):
+        for table_id in tournaments.waiting_tables(tournament_id=running.pk, limit=10):
+            tournaments.table_start(table_id=table_id)
     done = open_tournament(by=host, name="Diwali Cup", max_entries=4, show_up_seconds=0)
     register_all(done, bots(4))
     tournaments.tournament_start(tournament_id=done.pk, by=host)
@@ -166,6 +174,8 @@ def test_every_page_is_in_hindi(client, world):
             words = english_left("\n".join(n["text"] for n in response.json()["notices"]))
         else:
             words = english_left(response.content.decode())
+            shown = {"the lobby": 'class="live-game"', "a running knockout": 'id="in-play"'}
+            assert shown.get(what, "") in response.content.decode(), what  # watch lists
         if words:
             left[what] = words
     assert not left, f"English left: {left}"

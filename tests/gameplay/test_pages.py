@@ -23,7 +23,9 @@ from tests.factories import (
 SECTION_TEMPLATES = Path(__file__).parent / "page_templates"
 # Today's counts for a signed-in viewer (session and user are two of them), without other
 # apps' profile sections; they must not grow with the rows shown, or a query is in a loop.
-LOBBY_MAX_QUERIES = 6  # + the table the player sits at, + their place in a queue
+# The lobby: + the table the player sits at, + their place in a queue, + its live games
+# (matches, their seats, the tournaments naming them: selectors.live_games).
+LOBBY_MAX_QUERIES = 9
 PROFILE_MAX_QUERIES = 12
 
 
@@ -252,10 +254,14 @@ def test_lobby_query_count_stays_flat(client, django_assert_max_num_queries):
     with django_assert_max_num_queries(LOBBY_MAX_QUERIES):
         assert client.get("/rooms/").status_code == 200
     for number in range(20):
-        RoomFactory(name=f"Extra {number}", min_level=number)
+        room = RoomFactory(name=f"Extra {number}", min_level=number, spectators_allowed=True)
+        services.match_create(
+            variant="gin", options={}, players=PlayerFactory.create_batch(2), room=room
+        )
     with django_assert_max_num_queries(LOBBY_MAX_QUERIES):
         response = client.get("/rooms/")
     assert len(response.context["rooms"]) == 23
+    assert len(response.context["live_games"]) == 20
 
 
 @pytest.mark.django_db(transaction=True)
