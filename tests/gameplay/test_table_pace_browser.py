@@ -111,8 +111,10 @@ def test_a_hand_ends_in_an_overlay_that_holds_the_next_deal_until_next_hand(
             click(page, game, seat, action)
         else:
             services.match_act(match_id=match.pk, player=bob, seq=match.seq, action=action)
+            # Ada's page sees each of Bob's moves, as behind a bot's pause: then a discard
+            # after his draw reads as one line.
+            wait_seq(page, match.seq + 1)
             if action["type"] == "discard":
-                wait_seq(page, match.seq + 1)
                 assert page.inner_text("#last-move") == (
                     f"Bob drew from the stock and discarded the {card_words(action['card'])}."
                 )
