@@ -1,3 +1,4 @@
+from django.urls import reverse
 from rest_framework import serializers
 
 from gameplay import services
@@ -206,7 +207,7 @@ class LiveMatchSerializer(serializers.ModelSerializer):
         ]
 
     def get_table(self, match) -> str:
-        return f"/matches/{match.pk}/"
+        return reverse("match-table", args=[match.pk])
 
 
 class SeatViewSerializer(serializers.Serializer):

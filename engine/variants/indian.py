@@ -556,6 +556,24 @@ DEALS = Option(
 )
 
 
+# Readings of a group that differ between sites; off, a group is judged by the rules
+# (engine/README.md). Shared by 13 and 21 cards.
+FIVE_CARD_SETS = Option(
+    "five_card_sets",
+    bool,
+    False,
+    help=gettext_noop("a set of four suits may take a fifth, wild card"),
+    label=gettext_noop("Five card sets"),
+)
+JOKER_GROUPS = Option(
+    "joker_groups",
+    bool,
+    False,
+    help=gettext_noop("three or more printed jokers alone are a set"),
+    label=gettext_noop("Joker groups"),
+)
+
+
 class IndianVariant(Variant):
     """Indian 13-card Rummy: Points (one deal), Pool 101/201, or a fixed number of deals."""
 
@@ -588,22 +606,8 @@ class IndianVariant(Variant):
             choices=(TWO_SEQUENCES, PURE_RUN),
             label=gettext_noop("Loser grouping"),
         ),
-        # Readings of a group that differ between sites; off, a group is judged by the
-        # rules above (engine/README.md).
-        Option(
-            "five_card_sets",
-            bool,
-            False,
-            help=gettext_noop("a set of four suits may take a fifth, wild card"),
-            label=gettext_noop("Five card sets"),
-        ),
-        Option(
-            "joker_groups",
-            bool,
-            False,
-            help=gettext_noop("three or more printed jokers alone are a set"),
-            label=gettext_noop("Joker groups"),
-        ),
+        FIVE_CARD_SETS,
+        JOKER_GROUPS,
         Option(
             "first_drop",
             int,

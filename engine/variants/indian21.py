@@ -17,7 +17,9 @@ from engine.variants import indian21_bots, register
 from engine.variants.base import Option, gettext_noop
 from engine.variants.indian import (
     DEALS,
+    FIVE_CARD_SETS,
     FORMAT,
+    JOKER_GROUPS,
     IndianGame,
     IndianVariant,
     _line,
@@ -405,20 +407,8 @@ class Indian21Variant(IndianVariant):
             help=gettext_noop("a loser holding six dublees counts 2 points"),
             label=gettext_noop("Six dublees"),
         ),
-        Option(
-            "five_card_sets",
-            bool,
-            False,
-            help=gettext_noop("a set of four suits may take a fifth, wild card"),
-            label=gettext_noop("Five card sets"),
-        ),
-        Option(
-            "joker_groups",
-            bool,
-            False,
-            help=gettext_noop("three or more printed jokers alone are a set"),
-            label=gettext_noop("Joker groups"),
-        ),
+        FIVE_CARD_SETS,
+        JOKER_GROUPS,
         _points_option(
             "first_drop",
             0,
